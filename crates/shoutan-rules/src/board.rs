@@ -1,0 +1,1075 @@
+//! The board: stones, chains with incremental liberties, captures, simple ko
+//! and an incremental Zobrist hash. This is the hot path of the engine and
+//! of every playout, so it never allocates while playing.
+//!
+//! Layout: a one-dimensional array of `(size + 2) × (size + 1) + 1` cells
+//! with a border ring, so the four neighbours of any on-board cell are at
+//! `±1` and `±stride` and never out of bounds. Each chain is a circular
+//! linked list of its stones; its head (any one stone) carries the number of
+//! stones and its *pseudo-liberties*: every (stone, empty neighbour) pair,
+//! with the sum and the sum of squares of those liberty indices. A chain is
+//! in atari exactly when all its pseudo-liberties are one point, which is
+//! when `count × Σ² = (Σ)²`; that point is `Σ / count`.
+
+use std::fmt;
+
+use crate::ruleset::Suicide;
+use crate::zobrist::{self, MAX_CELLS};
+use crate::{BoardSize, Color, Point};
+
+const EMPTY: u8 = 0;
+const BLACK: u8 = 1;
+const WHITE: u8 = 2;
+const BORDER: u8 = 3;
+
+const fn code(c: Color) -> u8 {
+    match c {
+        Color::Black => BLACK,
+        Color::White => WHITE,
+    }
+}
+
+/// A cell of the board's internal array: a point of the board, fast to use.
+///
+/// Get one from [`Board::index`]; it is only meaningful for boards of the
+/// size it was made for. The engine works in these; everything facing users
+/// works in [`Point`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PointIndex(u16);
+
+impl PointIndex {
+    /// Position in the cell array.
+    #[inline]
+    #[must_use]
+    pub const fn get(self) -> usize {
+        self.0 as usize
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Cell {
+    content: u8,
+    /// Head of this stone's chain.
+    head: u16,
+    /// Next stone of the chain (circular).
+    next: u16,
+    /// Position in `empties` while the cell is empty.
+    slot: u16,
+    /// Valid at a chain's head: pseudo-liberties and their sums.
+    libs: u16,
+    stones: u16,
+    lib_sum: u32,
+    lib_sum_sq: u32,
+}
+
+impl Cell {
+    const BORDER: Cell = Cell {
+        content: BORDER,
+        head: 0,
+        next: 0,
+        slot: 0,
+        libs: 0,
+        stones: 0,
+        lib_sum: 0,
+        lib_sum_sq: 0,
+    };
+}
+
+/// Why the board refuses a stone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum BoardError {
+    /// A stone is already there.
+    #[error("the point is occupied")]
+    Occupied,
+    /// The stone would have no liberties and capture nothing.
+    #[error("suicide: the stone would have no liberties and captures nothing")]
+    Suicide,
+    /// Immediate recapture of a single-stone ko.
+    #[error("ko: the stone retakes a ko immediately")]
+    Ko,
+}
+
+/// Stones on a square board with chains, liberties, captures and a hash.
+///
+/// ```
+/// use shoutan_rules::{Board, BoardSize, Color, Point, Suicide};
+/// let mut board: Board = "
+///     . X O .
+///     X O . .
+///     . X O .
+///     . . . .".parse().unwrap();
+/// let at = board.index(Point::from_gtp("C3", board.size()).unwrap());
+/// board.play(at, Color::Black, Suicide::Forbidden).unwrap();
+/// assert_eq!(board.captures(Color::Black), 1);
+/// assert_eq!(board.get(Point::from_gtp("B3", board.size()).unwrap()), None);
+/// ```
+#[derive(Clone)]
+pub struct Board {
+    size: BoardSize,
+    stride: u16,
+    cells: Vec<Cell>,
+    empties: Vec<PointIndex>,
+    hash: u64,
+    /// The cell a stone of colour `.1` may not take next: a simple ko.
+    ko: Option<(PointIndex, Color)>,
+    captures: [u32; 2],
+    /// Stones removed by the last `play`, reused from move to move.
+    captured: Vec<PointIndex>,
+}
+
+impl Board {
+    /// An empty board.
+    #[must_use]
+    pub fn new(size: BoardSize) -> Board {
+        let n = usize::from(size.get());
+        let stride = n + 1;
+        let total = (n + 2) * stride + 1;
+        debug_assert!(total <= MAX_CELLS);
+        let mut board = Board {
+            size,
+            stride: stride as u16,
+            cells: vec![Cell::BORDER; total],
+            empties: Vec::with_capacity(n * n),
+            hash: 0,
+            ko: None,
+            captures: [0, 0],
+            captured: Vec::with_capacity(n * n),
+        };
+        for p in size.points() {
+            let i = board.index(p);
+            board.cells[i.get()].content = EMPTY;
+            board.push_empty(i);
+        }
+        board
+    }
+
+    /// The board's size.
+    #[inline]
+    #[must_use]
+    pub fn size(&self) -> BoardSize {
+        self.size
+    }
+
+    /// The cell of `p`. `p` must lie on the board.
+    #[inline]
+    #[must_use]
+    pub fn index(&self, p: Point) -> PointIndex {
+        debug_assert!(self.size.contains(p));
+        PointIndex((u16::from(p.row()) + 1) * self.stride + u16::from(p.col()) + 1)
+    }
+
+    /// The point of an on-board cell.
+    #[inline]
+    #[must_use]
+    pub fn point(&self, i: PointIndex) -> Point {
+        let row = i.0 / self.stride - 1;
+        let col = i.0 % self.stride - 1;
+        Point::new(col as u8, row as u8)
+    }
+
+    /// The colour of the stone at `i`, if any.
+    #[inline]
+    #[must_use]
+    pub fn stone(&self, i: PointIndex) -> Option<Color> {
+        match self.cells[i.get()].content {
+            BLACK => Some(Color::Black),
+            WHITE => Some(Color::White),
+            _ => None,
+        }
+    }
+
+    /// The colour of the stone at `p`, if any.
+    #[must_use]
+    pub fn get(&self, p: Point) -> Option<Color> {
+        self.stone(self.index(p))
+    }
+
+    /// Whether `i` is an empty point of the board (not a stone, not the border).
+    #[inline]
+    #[must_use]
+    pub fn is_empty(&self, i: PointIndex) -> bool {
+        self.cells[i.get()].content == EMPTY
+    }
+
+    /// Whether `i` is a point of the board (not the border ring).
+    #[inline]
+    #[must_use]
+    pub fn is_on_board(&self, i: PointIndex) -> bool {
+        self.cells[i.get()].content != BORDER
+    }
+
+    /// The empty points, in no particular order.
+    #[inline]
+    #[must_use]
+    pub fn empty_points(&self) -> &[PointIndex] {
+        &self.empties
+    }
+
+    /// The four orthogonal neighbours; some may be off the board.
+    #[inline]
+    #[must_use]
+    pub fn neighbors(&self, i: PointIndex) -> [PointIndex; 4] {
+        let s = self.stride;
+        [
+            PointIndex(i.0 - s),
+            PointIndex(i.0 - 1),
+            PointIndex(i.0 + 1),
+            PointIndex(i.0 + s),
+        ]
+    }
+
+    /// The four diagonal neighbours; some may be off the board.
+    #[inline]
+    #[must_use]
+    pub fn diagonals(&self, i: PointIndex) -> [PointIndex; 4] {
+        let s = self.stride;
+        [
+            PointIndex(i.0 - s - 1),
+            PointIndex(i.0 - s + 1),
+            PointIndex(i.0 + s - 1),
+            PointIndex(i.0 + s + 1),
+        ]
+    }
+
+    /// Zobrist hash of the stones (not of the player to move).
+    #[inline]
+    #[must_use]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// Stones captured so far by `c` (prisoners `c` holds).
+    #[inline]
+    #[must_use]
+    pub fn captures(&self, c: Color) -> u32 {
+        self.captures[c.index()]
+    }
+
+    /// The simple-ko point, and the colour it is forbidden to.
+    #[inline]
+    #[must_use]
+    pub fn ko(&self) -> Option<(PointIndex, Color)> {
+        self.ko
+    }
+
+    /// Forgets the simple-ko point: a pass or any other turn lifts the ban.
+    #[inline]
+    pub fn clear_ko(&mut self) {
+        self.ko = None;
+    }
+
+    /// The stones removed by the last [`play`](Self::play).
+    #[inline]
+    #[must_use]
+    pub fn last_captured(&self) -> &[PointIndex] {
+        &self.captured
+    }
+
+    /// Number of stones on the board of colour `c`.
+    #[must_use]
+    pub fn stone_count(&self, c: Color) -> usize {
+        let code = code(c);
+        self.cells
+            .iter()
+            .filter(|cell| cell.content == code)
+            .count()
+    }
+
+    #[inline]
+    fn head(&self, i: PointIndex) -> usize {
+        usize::from(self.cells[i.get()].head)
+    }
+
+    /// Whether the chain through the stone at `i` has exactly one liberty.
+    #[inline]
+    #[must_use]
+    pub fn in_atari(&self, i: PointIndex) -> bool {
+        let h = &self.cells[self.head(i)];
+        let libs = u64::from(h.libs);
+        let sum = u64::from(h.lib_sum);
+        libs > 0 && libs * u64::from(h.lib_sum_sq) == sum * sum
+    }
+
+    /// The only liberty of the chain at `i`, when it is in atari.
+    #[must_use]
+    pub fn atari_liberty(&self, i: PointIndex) -> Option<PointIndex> {
+        self.in_atari(i).then(|| {
+            let h = &self.cells[self.head(i)];
+            PointIndex((h.lib_sum / u32::from(h.libs)) as u16)
+        })
+    }
+
+    /// Whether the chain through the stone at `i` has no liberty at all.
+    #[inline]
+    fn has_no_liberty(&self, i: PointIndex) -> bool {
+        self.cells[self.head(i)].libs == 0
+    }
+
+    /// Number of stones in the chain through the stone at `i`.
+    #[inline]
+    #[must_use]
+    pub fn chain_len(&self, i: PointIndex) -> usize {
+        usize::from(self.cells[self.head(i)].stones)
+    }
+
+    /// A chain's identity: equal for two stones exactly when they are connected.
+    #[inline]
+    #[must_use]
+    pub fn chain_id(&self, i: PointIndex) -> PointIndex {
+        PointIndex(self.cells[i.get()].head)
+    }
+
+    /// The stones of the chain through the stone at `i`.
+    pub fn chain(&self, i: PointIndex) -> impl Iterator<Item = PointIndex> + '_ {
+        let start = i.0;
+        let mut cur = Some(start);
+        std::iter::from_fn(move || {
+            let c = cur?;
+            let next = self.cells[usize::from(c)].next;
+            cur = (next != start).then_some(next);
+            Some(PointIndex(c))
+        })
+    }
+
+    /// The distinct liberties of the chain through the stone at `i`.
+    #[must_use]
+    pub fn liberties(&self, i: PointIndex) -> Vec<PointIndex> {
+        let mut seen = CellSet::default();
+        let mut libs = Vec::new();
+        for s in self.chain(i) {
+            for n in self.neighbors(s) {
+                if self.is_empty(n) && seen.insert(n) {
+                    libs.push(n);
+                }
+            }
+        }
+        libs
+    }
+
+    /// Number of distinct liberties of the chain through the stone at `i`.
+    #[must_use]
+    pub fn liberty_count(&self, i: PointIndex) -> usize {
+        let mut seen = CellSet::default();
+        let mut count = 0;
+        for s in self.chain(i) {
+            for n in self.neighbors(s) {
+                if self.is_empty(n) && seen.insert(n) {
+                    count += 1;
+                }
+            }
+        }
+        count
+    }
+
+    /// Whether a stone of colour `c` may be placed at `i` (simple ko
+    /// included, superko not: that needs the game's history).
+    #[inline]
+    #[must_use]
+    pub fn is_legal(&self, i: PointIndex, c: Color, suicide: Suicide) -> bool {
+        self.check(i, c, suicide).is_ok()
+    }
+
+    /// Why a stone of colour `c` may not be placed at `i`, if it may not.
+    #[inline]
+    pub fn check(&self, i: PointIndex, c: Color, suicide: Suicide) -> Result<(), BoardError> {
+        if self.cells[i.get()].content != EMPTY {
+            return Err(BoardError::Occupied);
+        }
+        if self.ko == Some((i, c)) {
+            return Err(BoardError::Ko);
+        }
+        if self.gains_liberty(i, c) {
+            return Ok(());
+        }
+        let allowed = match suicide {
+            Suicide::Forbidden => false,
+            Suicide::MultiStoneOnly => self
+                .neighbors(i)
+                .iter()
+                .any(|&n| self.cells[n.get()].content == code(c)),
+            Suicide::Allowed => true,
+        };
+        if allowed {
+            Ok(())
+        } else {
+            Err(BoardError::Suicide)
+        }
+    }
+
+    /// Whether a stone of `c` at empty `i` keeps a liberty or captures.
+    #[inline]
+    fn gains_liberty(&self, i: PointIndex, c: Color) -> bool {
+        let me = code(c);
+        for n in self.neighbors(i) {
+            let content = self.cells[n.get()].content;
+            if content == EMPTY {
+                return true;
+            }
+            if content == BORDER {
+                continue;
+            }
+            let atari = self.in_atari(n);
+            if (content == me) != atari {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Whether `i` is an eye of `c` in the playout sense: every neighbour is
+    /// `c` or the edge, and the diagonals leave it no false eye (at most one
+    /// opponent diagonal in the centre, none on the edge).
+    #[inline]
+    #[must_use]
+    pub fn is_eye(&self, i: PointIndex, c: Color) -> bool {
+        let me = code(c);
+        for n in self.neighbors(i) {
+            let content = self.cells[n.get()].content;
+            if content != me && content != BORDER {
+                return false;
+            }
+        }
+        let opp = code(c.opponent());
+        let mut bad = 0;
+        let mut edge = 0;
+        for d in self.diagonals(i) {
+            match self.cells[d.get()].content {
+                BORDER => edge = 1,
+                x if x == opp => bad += 1,
+                _ => {}
+            }
+        }
+        bad + edge < 2
+    }
+
+    /// The hash the board would have after `c` plays at `i`, without playing.
+    /// `i` must be a legal move for `c` under `suicide`.
+    #[must_use]
+    pub fn hash_after(&self, i: PointIndex, c: Color) -> u64 {
+        let mut h = self.hash ^ zobrist::key(c, i.get());
+        let opp = code(c.opponent());
+        let mut seen = [0u16; 4];
+        let mut n_seen = 0;
+        let mut captures = false;
+        for n in self.neighbors(i) {
+            if self.cells[n.get()].content == opp && self.in_atari(n) {
+                let head = self.cells[n.get()].head;
+                if !seen[..n_seen].contains(&head) {
+                    seen[n_seen] = head;
+                    n_seen += 1;
+                    captures = true;
+                    for s in self.chain(n) {
+                        h ^= zobrist::key(c.opponent(), s.get());
+                    }
+                }
+            }
+        }
+        if !captures && !self.gains_liberty(i, c) {
+            // Suicide (where the rules allow it): the stone and its chain go.
+            h ^= zobrist::key(c, i.get());
+            let me = code(c);
+            for n in self.neighbors(i) {
+                if self.cells[n.get()].content == me {
+                    let head = self.cells[n.get()].head;
+                    if !seen[..n_seen].contains(&head) {
+                        seen[n_seen] = head;
+                        n_seen += 1;
+                        for s in self.chain(n) {
+                            h ^= zobrist::key(c, s.get());
+                        }
+                    }
+                }
+            }
+        }
+        h
+    }
+
+    /// Places a stone of colour `c` at `i`: opponent chains without
+    /// liberties are removed first, then the player's own (suicide, where
+    /// allowed). Returns the number of opponent stones captured; on error
+    /// nothing changes.
+    pub fn play(&mut self, i: PointIndex, c: Color, suicide: Suicide) -> Result<usize, BoardError> {
+        self.check(i, c, suicide)?;
+        Ok(self.play_unchecked(i, c))
+    }
+
+    /// [`play`](Self::play) for a move already known to be legal (the engine's
+    /// playouts check legality while choosing).
+    pub fn play_unchecked(&mut self, i: PointIndex, c: Color) -> usize {
+        let me = code(c);
+        let opp = code(c.opponent());
+        let at = i.get();
+        self.captured.clear();
+        self.remove_empty(i);
+        self.hash ^= zobrist::key(c, at);
+        self.cells[at] = Cell {
+            content: me,
+            head: i.0,
+            next: i.0,
+            slot: 0,
+            libs: 0,
+            stones: 1,
+            lib_sum: 0,
+            lib_sum_sq: 0,
+        };
+        for n in self.neighbors(i) {
+            match self.cells[n.get()].content {
+                EMPTY => self.add_liberty(at, n),
+                BORDER => {}
+                _ => {
+                    let h = self.head(n);
+                    self.remove_liberty(h, i);
+                }
+            }
+        }
+        for n in self.neighbors(i) {
+            if self.cells[n.get()].content == me {
+                let (a, b) = (self.head(i), self.head(n));
+                if a != b {
+                    self.merge(a, b);
+                }
+            }
+        }
+        let mut captured = 0;
+        for n in self.neighbors(i) {
+            if self.cells[n.get()].content == opp && self.has_no_liberty(n) {
+                captured += self.remove_chain(n);
+            }
+        }
+        self.captures[c.index()] += captured as u32;
+        self.ko = None;
+        if self.has_no_liberty(i) {
+            let lost = self.remove_chain(i);
+            self.captures[c.opponent().index()] += lost as u32;
+            self.captured.truncate(captured);
+        } else if captured == 1 {
+            let h = &self.cells[self.head(i)];
+            if h.stones == 1 && h.libs == 1 {
+                self.ko = Some((self.captured[0], c.opponent()));
+            }
+        }
+        captured
+    }
+
+    #[inline]
+    fn add_liberty(&mut self, head: usize, lib: PointIndex) {
+        let h = &mut self.cells[head];
+        let l = u32::from(lib.0);
+        h.libs += 1;
+        h.lib_sum += l;
+        h.lib_sum_sq += l * l;
+    }
+
+    #[inline]
+    fn remove_liberty(&mut self, head: usize, lib: PointIndex) {
+        let h = &mut self.cells[head];
+        let l = u32::from(lib.0);
+        h.libs -= 1;
+        h.lib_sum -= l;
+        h.lib_sum_sq -= l * l;
+    }
+
+    /// Joins two chains, keeping the larger one's head.
+    fn merge(&mut self, a: usize, b: usize) {
+        let (keep, gone) = if self.cells[a].stones >= self.cells[b].stones {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        let mut s = gone;
+        loop {
+            self.cells[s].head = keep as u16;
+            s = usize::from(self.cells[s].next);
+            if s == gone {
+                break;
+            }
+        }
+        let (kn, gn) = (self.cells[keep].next, self.cells[gone].next);
+        self.cells[keep].next = gn;
+        self.cells[gone].next = kn;
+        let g = self.cells[gone];
+        let k = &mut self.cells[keep];
+        k.stones += g.stones;
+        k.libs += g.libs;
+        k.lib_sum += g.lib_sum;
+        k.lib_sum_sq += g.lib_sum_sq;
+    }
+
+    /// Removes the chain through `i`; returns how many stones it had.
+    fn remove_chain(&mut self, i: PointIndex) -> usize {
+        let content = self.cells[i.get()].content;
+        let color = if content == BLACK {
+            Color::Black
+        } else {
+            Color::White
+        };
+        let mut s = i.0;
+        let mut count = 0;
+        loop {
+            let next = self.cells[usize::from(s)].next;
+            let p = PointIndex(s);
+            self.cells[p.get()].content = EMPTY;
+            self.hash ^= zobrist::key(color, p.get());
+            self.push_empty(p);
+            self.captured.push(p);
+            count += 1;
+            for n in self.neighbors(p) {
+                let nc = self.cells[n.get()].content;
+                if (nc == BLACK || nc == WHITE) && nc != content {
+                    let h = self.head(n);
+                    self.add_liberty(h, p);
+                }
+            }
+            s = next;
+            if s == i.0 {
+                break;
+            }
+        }
+        count
+    }
+
+    #[inline]
+    fn push_empty(&mut self, i: PointIndex) {
+        self.cells[i.get()].slot = self.empties.len() as u16;
+        self.empties.push(i);
+    }
+
+    #[inline]
+    fn remove_empty(&mut self, i: PointIndex) {
+        let slot = usize::from(self.cells[i.get()].slot);
+        let last = self.empties.len() - 1;
+        let moved = self.empties[last];
+        self.empties[slot] = moved;
+        self.cells[moved.get()].slot = slot as u16;
+        self.empties.pop();
+    }
+
+    /// Puts stones on and takes them off without captures (SGF setup, handicap,
+    /// undo). Every chain must keep a liberty; otherwise nothing changes.
+    pub fn set_stones(
+        &mut self,
+        changes: impl IntoIterator<Item = (Point, Option<Color>)>,
+    ) -> Result<(), SetupError> {
+        let before = self.clone();
+        for (p, stone) in changes {
+            if !self.size.contains(p) {
+                *self = before;
+                return Err(SetupError::OffBoard(p));
+            }
+            let i = self.index(p);
+            self.cells[i.get()].content = stone.map_or(EMPTY, code);
+        }
+        self.rebuild();
+        if let Some(p) = self.size.points().find(|&p| {
+            let i = self.index(p);
+            self.stone(i).is_some() && self.has_no_liberty(i)
+        }) {
+            *self = before;
+            return Err(SetupError::NoLiberty(p));
+        }
+        Ok(())
+    }
+
+    /// Recomputes chains, liberties, empties and hash from the contents.
+    fn rebuild(&mut self) {
+        self.empties.clear();
+        self.hash = 0;
+        self.ko = None;
+        for p in self.size.points() {
+            let i = self.index(p);
+            self.cells[i.get()].head = 0;
+        }
+        for p in self.size.points() {
+            let i = self.index(p);
+            match self.stone(i) {
+                None => self.push_empty(i),
+                Some(c) => {
+                    self.hash ^= zobrist::key(c, i.get());
+                    if self.cells[i.get()].head == 0 {
+                        self.rebuild_chain(i);
+                    }
+                }
+            }
+        }
+    }
+
+    fn rebuild_chain(&mut self, start: PointIndex) {
+        let content = self.cells[start.get()].content;
+        let head = start.get();
+        let mut stack = vec![start];
+        let mut members = Vec::new();
+        self.cells[head].head = start.0;
+        while let Some(s) = stack.pop() {
+            members.push(s);
+            for n in self.neighbors(s) {
+                if self.cells[n.get()].content == content && self.cells[n.get()].head == 0 {
+                    self.cells[n.get()].head = start.0;
+                    stack.push(n);
+                }
+            }
+        }
+        let h = &mut self.cells[head];
+        h.stones = members.len() as u16;
+        h.libs = 0;
+        h.lib_sum = 0;
+        h.lib_sum_sq = 0;
+        for (k, &s) in members.iter().enumerate() {
+            self.cells[s.get()].next = members[(k + 1) % members.len()].0;
+            for n in self.neighbors(s) {
+                if self.cells[n.get()].content == EMPTY {
+                    self.add_liberty(head, n);
+                }
+            }
+        }
+    }
+
+    /// Every point with its stone, row by row from the top left.
+    pub fn stones(&self) -> impl Iterator<Item = (Point, Option<Color>)> + '_ {
+        self.size.points().map(|p| (p, self.get(p)))
+    }
+}
+
+impl PartialEq for Board {
+    /// Boards are equal when they hold the same stones (chains and prisoners
+    /// follow from the history, not the position).
+    fn eq(&self, other: &Self) -> bool {
+        self.size == other.size && self.stones().eq(other.stones())
+    }
+}
+
+impl Eq for Board {}
+
+/// A setup that is not a position.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    /// A stone off the board.
+    #[error("point {0:?} is off the board")]
+    OffBoard(Point),
+    /// A chain with no liberty: setup stones never capture.
+    #[error("the chain at {0:?} would have no liberty")]
+    NoLiberty(Point),
+}
+
+/// A set of cells, on the stack.
+#[derive(Default)]
+pub(crate) struct CellSet([u64; MAX_CELLS.div_ceil(64)]);
+
+impl CellSet {
+    /// Adds `i`; true when it was not there.
+    #[inline]
+    pub(crate) fn insert(&mut self, i: PointIndex) -> bool {
+        let (w, b) = (i.get() / 64, i.get() % 64);
+        let fresh = self.0[w] & (1 << b) == 0;
+        self.0[w] |= 1 << b;
+        fresh
+    }
+
+    /// Whether `i` is in the set.
+    #[inline]
+    pub(crate) fn contains(&self, i: PointIndex) -> bool {
+        self.0[i.get() / 64] & (1 << (i.get() % 64)) != 0
+    }
+}
+
+/// Diagram text that is not a board.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DiagramError {
+    /// Rows of different lengths, or not as many rows as columns.
+    #[error("a diagram must be square: {rows} rows, row {row} has {cols} points")]
+    NotSquare {
+        /// Number of rows.
+        rows: usize,
+        /// The first row that does not fit (from 1).
+        row: usize,
+        /// Its number of points.
+        cols: usize,
+    },
+    /// Size outside 2..=25.
+    #[error(transparent)]
+    Size(#[from] crate::point::BoardSizeError),
+    /// A chain without liberties.
+    #[error(transparent)]
+    Setup(#[from] SetupError),
+}
+
+impl std::str::FromStr for Board {
+    type Err = DiagramError;
+
+    /// Reads an ASCII diagram: `X`/`#` black, `O`/`@` white, `.`/`+`/`,`
+    /// empty; other characters (spaces, coordinates) are ignored; blank lines
+    /// are skipped. A diagram with a coordinate header is accepted as long as
+    /// the header has none of those characters.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let rows: Vec<Vec<Option<Color>>> = s
+            .lines()
+            .map(|line| {
+                line.chars()
+                    .filter_map(|ch| match ch {
+                        'X' | 'x' | '#' => Some(Some(Color::Black)),
+                        'O' | 'o' | '@' => Some(Some(Color::White)),
+                        '.' | '+' | ',' => Some(None),
+                        _ => None,
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .filter(|row| !row.is_empty())
+            .collect();
+        let size = BoardSize::new(rows.len() as u32)?;
+        if let Some((r, row)) = rows
+            .iter()
+            .enumerate()
+            .find(|(_, row)| row.len() != rows.len())
+        {
+            return Err(DiagramError::NotSquare {
+                rows: rows.len(),
+                row: r + 1,
+                cols: row.len(),
+            });
+        }
+        let mut board = Board::new(size);
+        let stones = rows.iter().enumerate().flat_map(|(r, row)| {
+            row.iter()
+                .enumerate()
+                .map(move |(c, &s)| (Point::new(c as u8, r as u8), s))
+        });
+        board.set_stones(stones)?;
+        Ok(board)
+    }
+}
+
+impl fmt::Display for Board {
+    /// A diagram with GTP coordinates: `X` black, `O` white, `+` star points.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.size.get();
+        let stars = crate::handicap::star_points(self.size);
+        let header: String = (0..n)
+            .map(|c| {
+                let p = Point::new(c, 0).to_gtp(self.size);
+                format!(" {}", &p[..1])
+            })
+            .collect();
+        writeln!(f, "   {header}")?;
+        for row in 0..n {
+            write!(f, "{:>2} ", n - row)?;
+            for col in 0..n {
+                let p = Point::new(col, row);
+                let ch = match self.get(p) {
+                    Some(Color::Black) => 'X',
+                    Some(Color::White) => 'O',
+                    None if stars.contains(&p) => '+',
+                    None => '.',
+                };
+                write!(f, " {ch}")?;
+            }
+            writeln!(f, "  {}", n - row)?;
+        }
+        write!(f, "   {header}")
+    }
+}
+
+impl fmt::Debug for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "Board (hash {:016x}):", self.hash)?;
+        fmt::Display::fmt(self, f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn gtp(board: &Board, s: &str) -> PointIndex {
+        board.index(Point::from_gtp(s, board.size()).unwrap())
+    }
+
+    fn board(s: &str) -> Board {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn captures_several_groups_at_once() {
+        // Black at B3 takes four separate white stones.
+        let mut b = board(
+            "
+            . X . . .
+            X O X . .
+            O . O X .
+            X O X . .
+            . X . . .",
+        );
+        let at = gtp(&b, "B3");
+        assert_eq!(b.play(at, Color::Black, Suicide::Forbidden), Ok(4));
+        assert_eq!(b.captures(Color::Black), 4);
+        assert_eq!(
+            b,
+            board(
+                "
+                . X . . .
+                X . X . .
+                . X . X .
+                X . X . .
+                . X . . ."
+            )
+        );
+    }
+
+    #[test]
+    fn capture_comes_before_suicide() {
+        // White at A1 has no liberty, but it removes the black stones first.
+        let mut b = board(
+            "
+            . . . .
+            O . . .
+            X O . .
+            . X O .",
+        );
+        let at = gtp(&b, "A1");
+        assert_eq!(b.play(at, Color::White, Suicide::Forbidden), Ok(2));
+        assert_eq!(b.stone_count(Color::Black), 0);
+        assert_eq!(b.liberty_count(at), 2);
+    }
+
+    #[test]
+    fn suicide_single_and_multi_stone() {
+        let b = board(
+            "
+            . O . .
+            O . . .
+            . . . .
+            . . . .",
+        );
+        let corner = gtp(&b, "A4");
+        for rule in [Suicide::Forbidden, Suicide::MultiStoneOnly] {
+            assert_eq!(
+                b.check(corner, Color::Black, rule),
+                Err(BoardError::Suicide)
+            );
+        }
+        let mut allowed = b.clone();
+        assert_eq!(allowed.play(corner, Color::Black, Suicide::Allowed), Ok(0));
+        assert_eq!(
+            allowed, b,
+            "a single-stone suicide leaves the board as it was"
+        );
+        assert_eq!(allowed.captures(Color::White), 1);
+
+        let mut b = board(
+            "
+            X O . .
+            . O . .
+            O . . .
+            . . . .",
+        );
+        let at = gtp(&b, "A3");
+        assert_eq!(
+            b.check(at, Color::Black, Suicide::Forbidden),
+            Err(BoardError::Suicide)
+        );
+        assert_eq!(b.play(at, Color::Black, Suicide::MultiStoneOnly), Ok(0));
+        assert_eq!(b.captures(Color::White), 2);
+        assert_eq!(b.stone_count(Color::Black), 0);
+    }
+
+    #[test]
+    fn simple_ko_forbids_immediate_recapture_only() {
+        let mut b = board(
+            "
+            . X O .
+            X O . O
+            . X O .
+            . . . .",
+        );
+        let take = gtp(&b, "C3");
+        b.play(take, Color::Black, Suicide::Forbidden).unwrap();
+        let back = gtp(&b, "B3");
+        assert_eq!(
+            b.check(back, Color::White, Suicide::Forbidden),
+            Err(BoardError::Ko)
+        );
+        // A ko threat elsewhere lifts the ban.
+        b.play(gtp(&b, "D1"), Color::White, Suicide::Forbidden)
+            .unwrap();
+        b.play(gtp(&b, "C1"), Color::Black, Suicide::Forbidden)
+            .unwrap();
+        assert_eq!(b.play(back, Color::White, Suicide::Forbidden), Ok(1));
+    }
+
+    #[test]
+    fn snapback_is_not_ko() {
+        // Black throws in at B1, white takes it at A1, black takes back five.
+        let mut b = board(
+            "
+            . . . . .
+            . . . . .
+            X X X X .
+            O O O X .
+            . . O X .",
+        );
+        let throw_in = gtp(&b, "B1");
+        assert_eq!(b.play(throw_in, Color::Black, Suicide::Forbidden), Ok(0));
+        assert_eq!(
+            b.play(gtp(&b, "A1"), Color::White, Suicide::Forbidden),
+            Ok(1)
+        );
+        assert_eq!(b.ko(), None, "the taking chain has more than one stone");
+        assert_eq!(b.play(throw_in, Color::Black, Suicide::Forbidden), Ok(5));
+        assert_eq!(b.stone_count(Color::White), 0);
+    }
+
+    #[test]
+    fn hash_after_matches_the_played_hash() {
+        let mut b = board(
+            "
+            . X O .
+            X O . O
+            . X O .
+            . . . .",
+        );
+        let at = gtp(&b, "C3");
+        let predicted = b.hash_after(at, Color::Black);
+        b.play(at, Color::Black, Suicide::Forbidden).unwrap();
+        assert_eq!(predicted, b.hash());
+    }
+
+    #[test]
+    fn atari_is_detected_through_pseudo_liberties() {
+        let b = board(
+            "
+            . X O .
+            X O . O
+            . X O .
+            . . . .",
+        );
+        let white = gtp(&b, "B3");
+        assert!(b.in_atari(white));
+        assert_eq!(b.atari_liberty(white), Some(gtp(&b, "C3")));
+        assert_eq!(b.liberty_count(gtp(&b, "C4")), 2);
+        assert_eq!(b.liberties(white), vec![gtp(&b, "C3")]);
+        assert!(!b.in_atari(gtp(&b, "B2")));
+    }
+
+    #[test]
+    fn diagram_round_trip() {
+        let b = board(
+            "
+            X . O
+            . . .
+            O . X",
+        );
+        let shown = b.to_string();
+        assert_eq!(shown.parse::<Board>().unwrap(), b);
+        assert!(shown.contains(" 3  X . O  3"));
+    }
+
+    #[test]
+    fn diagram_errors() {
+        assert!(matches!(
+            "X .\n. . .".parse::<Board>(),
+            Err(DiagramError::NotSquare { .. })
+        ));
+        assert!(matches!(
+            "X O\nO .".parse::<Board>(),
+            Err(DiagramError::Setup(_))
+        ));
+    }
+}
