@@ -1,0 +1,20 @@
+//! `shoutan bench …`: speed figures printed as medians, for the README and
+//! closing notes (targets live here, never in timed unit tests).
+
+mod playouts;
+
+use std::process::ExitCode;
+
+/// What to measure.
+#[derive(clap::Subcommand)]
+pub enum Command {
+    /// Light playouts per second of the rules engine, single-threaded.
+    Playouts(playouts::Args),
+}
+
+/// Runs one benchmark.
+pub fn run(command: Command) -> anyhow::Result<ExitCode> {
+    match command {
+        Command::Playouts(args) => playouts::run(args),
+    }
+}

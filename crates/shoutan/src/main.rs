@@ -1,0 +1,65 @@
+//! `shoutan`: the command-line front of the platform. Each subcommand lives
+//! in its own module; this file only wires them.
+
+mod bench;
+mod engine_match;
+mod gtp;
+mod replay;
+mod score;
+mod serve;
+mod sgf;
+mod tournament;
+
+use clap::{Parser, Subcommand};
+
+/// Shoutan (手谈): a weiqi platform.
+#[derive(Parser)]
+#[command(version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run the weiqi server (web client included).
+    Serve(serve::Args),
+    /// Check game records move by move and show the final position.
+    Replay(replay::Args),
+    /// Count the final position of a record.
+    Score(score::Args),
+    /// Work on SGF files.
+    #[command(subcommand)]
+    Sgf(sgf::Command),
+    /// Speak GTP on stdin/stdout (the computer player).
+    Gtp(gtp::Args),
+    /// Play GTP engines against each other.
+    Match(engine_match::Args),
+    /// Run a tournament from a tournament file.
+    #[command(subcommand)]
+    Tournament(tournament::Command),
+    /// Measure speed.
+    #[command(subcommand)]
+    Bench(bench::Command),
+}
+
+fn main() -> std::process::ExitCode {
+    let cli = Cli::parse();
+    let outcome = match cli.command {
+        Command::Serve(args) => serve::run(args),
+        Command::Replay(args) => replay::run(args),
+        Command::Score(args) => score::run(args),
+        Command::Sgf(cmd) => sgf::run(cmd),
+        Command::Gtp(args) => gtp::run(args),
+        Command::Match(args) => engine_match::run(args),
+        Command::Tournament(cmd) => tournament::run(cmd),
+        Command::Bench(cmd) => bench::run(cmd),
+    };
+    match outcome {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,12 @@
+//! `shoutan replay`: not built yet.
+
+use std::process::ExitCode;
+
+/// Arguments.
+#[derive(clap::Args)]
+pub struct Args {}
+
+/// Not built yet.
+pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
+    anyhow::bail!("`replay` is not built yet")
+}

@@ -1,0 +1,12 @@
+//! `shoutan serve`: not built yet.
+
+use std::process::ExitCode;
+
+/// Arguments.
+#[derive(clap::Args)]
+pub struct Args {}
+
+/// Not built yet.
+pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
+    anyhow::bail!("`serve` is not built yet")
+}
