@@ -172,39 +172,14 @@ pub fn count(board: &Board, dead: &PointSet, settings: &CountSettings) -> Count 
     let size = board.size();
     let alive = |p: Point| board.get(p).filter(|_| !dead.contains(p));
     let mut owners = vec![Owner::Neutral; size.area()];
-    let mut region_of = vec![usize::MAX; size.area()];
-    let mut regions: Vec<Region> = Vec::new();
-
-    for p in size.points() {
-        if alive(p).is_some() || region_of[size.offset(p)] != usize::MAX {
-            continue;
-        }
-        let id = regions.len();
-        let mut region = Region::default();
-        let mut stack = vec![p];
-        region_of[size.offset(p)] = id;
-        while let Some(q) = stack.pop() {
-            region.points.push(q);
-            for n in q.neighbors(size) {
-                match alive(n) {
-                    Some(c) => region.borders[c.index()] = true,
-                    None => {
-                        if region_of[size.offset(n)] == usize::MAX {
-                            region_of[size.offset(n)] = id;
-                            stack.push(n);
-                        }
-                    }
-                }
-            }
-        }
-        regions.push(region);
-    }
+    let regions = regions(board, dead);
 
     let counting = settings.ruleset.counting;
-    let mut seki = PointSet::new(size);
-    if counting == Counting::Territory {
-        mark_seki(board, dead, &regions, &mut seki);
-    }
+    let seki = if counting == Counting::Territory {
+        seki_in(board, dead, &regions)
+    } else {
+        PointSet::new(size)
+    };
 
     let mut tallies = [Tally::default(), Tally::default()];
     for p in size.points() {
@@ -286,6 +261,37 @@ pub fn count(board: &Board, dead: &PointSet, settings: &CountSettings) -> Count 
     }
 }
 
+/// The regions of empty points and dead stones, with the colours of the
+/// living stones around each.
+fn regions(board: &Board, dead: &PointSet) -> Vec<Region> {
+    let size = board.size();
+    let alive = |p: Point| board.get(p).filter(|_| !dead.contains(p));
+    let mut seen = PointSet::new(size);
+    let mut regions = Vec::new();
+    for p in size.points() {
+        if alive(p).is_some() || !seen.insert(p) {
+            continue;
+        }
+        let mut region = Region::default();
+        let mut stack = vec![p];
+        while let Some(q) = stack.pop() {
+            region.points.push(q);
+            for n in q.neighbors(size) {
+                match alive(n) {
+                    Some(c) => region.borders[c.index()] = true,
+                    None => {
+                        if seen.insert(n) {
+                            stack.push(n);
+                        }
+                    }
+                }
+            }
+        }
+        regions.push(region);
+    }
+    regions
+}
+
 #[derive(Default)]
 struct Region {
     points: Vec<Point>,
@@ -293,13 +299,19 @@ struct Region {
     borders: [bool; 2],
 }
 
-/// Marks seki points: empty points of shared regions where every colour
-/// touching them would put its own stones in atari (capturing nothing).
-fn mark_seki(board: &Board, dead: &PointSet, regions: &[Region], seki: &mut PointSet) {
+/// Seki points of `board` with `dead` taken off: empty points of shared
+/// regions where every colour touching them would put its own stones in
+/// atari (capturing nothing), and the eyes of the stones next to them.
+pub(crate) fn seki_points(board: &Board, dead: &PointSet) -> PointSet {
+    seki_in(board, dead, &regions(board, dead))
+}
+
+fn seki_in(board: &Board, dead: &PointSet, regions: &[Region]) -> PointSet {
     let size = board.size();
+    let mut seki = PointSet::new(size);
     let mut clean = board.clone();
     if clean.set_stones(dead.iter().map(|p| (p, None))).is_err() {
-        return;
+        return seki;
     }
     for region in regions.iter().filter(|r| r.borders == [true, true]) {
         for &p in &region.points {
@@ -337,6 +349,7 @@ fn mark_seki(board: &Board, dead: &PointSet, regions: &[Region], seki: &mut Poin
             seki.extend(region.points.iter().copied());
         }
     }
+    seki
 }
 
 fn neighbors_of_color(board: &Board, i: PointIndex, c: Color) -> bool {

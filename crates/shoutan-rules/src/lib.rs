@@ -54,9 +54,11 @@
 //! assert_eq!(c.result().international(), "W+34.5");
 //! ```
 
+mod benson;
 mod board;
 mod color;
 mod counting;
+mod estimate;
 mod game;
 mod handicap;
 mod playout;
@@ -68,9 +70,11 @@ mod ruleset;
 mod score;
 mod zobrist;
 
+pub use benson::{PassAlive, is_pass_alive, pass_alive};
 pub use board::{Board, BoardError, DiagramError, PointIndex, SetupError};
 pub use color::{Color, ColorError};
 pub use counting::{Count, CountSettings, Owner, Tally, count};
+pub use estimate::{Estimate, estimate};
 pub use game::{Game, GameBuilder, GameError, Handicap, Move, Phase, Played, Turn};
 pub use handicap::{HandicapError, fixed_handicap, max_fixed_handicap, star_points};
 pub use playout::{PlayoutEnd, light_playout, playout_area, random_move};
