@@ -2,6 +2,7 @@
 //! hand-checked ownership (OGS goban's autoscore test files, Apache-2.0,
 //! kept under `shared/data/autoscore`; data only).
 
+#![allow(clippy::unwrap_used)] // test code: unreadable test data is a test failure
 use std::path::PathBuf;
 
 use shoutan_rules::{Board, BoardSize, Color, Point, Ruleset, estimate};
