@@ -497,7 +497,6 @@ impl Board {
     /// playouts check legality while choosing).
     pub fn play_unchecked(&mut self, i: PointIndex, c: Color) -> usize {
         let me = code(c);
-        let opp = code(c.opponent());
         let at = i.get();
         self.captured.clear();
         self.remove_empty(i);
@@ -512,28 +511,23 @@ impl Board {
             lib_sum: 0,
             lib_sum_sq: 0,
         };
-        for n in self.neighbors(i) {
-            match self.cells[n.get()].content {
-                EMPTY => self.add_liberty(at, n),
-                BORDER => {}
-                _ => {
-                    let h = self.head(n);
-                    self.remove_liberty(h, i);
-                }
-            }
-        }
-        for n in self.neighbors(i) {
-            if self.cells[n.get()].content == me {
-                let (a, b) = (self.head(i), self.head(n));
-                if a != b {
-                    self.merge(a, b);
-                }
-            }
-        }
         let mut captured = 0;
         for n in self.neighbors(i) {
-            if self.cells[n.get()].content == opp && self.has_no_liberty(n) {
-                captured += self.remove_chain(n);
+            let content = self.cells[n.get()].content;
+            if content == EMPTY {
+                let h = self.head(i);
+                self.add_liberty(h, n);
+            } else if content != BORDER {
+                let h = self.head(n);
+                self.remove_liberty(h, i);
+                if content == me {
+                    let mine = self.head(i);
+                    if mine != h {
+                        self.merge(mine, h);
+                    }
+                } else if self.cells[h].libs == 0 {
+                    captured += self.remove_chain(n);
+                }
             }
         }
         self.captures[c.index()] += captured as u32;
@@ -549,6 +543,45 @@ impl Board {
             }
         }
         captured
+    }
+
+    /// Whether `c` may play at empty `i` and `i` is not `c`'s own eye: the
+    /// candidate test of light playouts, in one pass over the neighbours.
+    #[inline]
+    #[must_use]
+    pub fn is_playable_non_eye(&self, i: PointIndex, c: Color, suicide: Suicide) -> bool {
+        let me = code(c);
+        let mut empty = false;
+        let mut surrounded = true;
+        let mut own = false;
+        for n in self.neighbors(i) {
+            let content = self.cells[n.get()].content;
+            if content == EMPTY {
+                empty = true;
+                surrounded = false;
+            } else if content == me {
+                own = true;
+            } else if content != BORDER {
+                surrounded = false;
+            }
+        }
+        if surrounded && self.is_eye(i, c) {
+            return false;
+        }
+        if self.ko == Some((i, c)) {
+            return false;
+        }
+        if empty {
+            return true;
+        }
+        if self.gains_liberty(i, c) {
+            return true;
+        }
+        match suicide {
+            Suicide::Forbidden => false,
+            Suicide::MultiStoneOnly => own,
+            Suicide::Allowed => true,
+        }
     }
 
     #[inline]

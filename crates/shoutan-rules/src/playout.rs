@@ -62,7 +62,7 @@ pub fn random_move(
             j -= n;
         }
         let i = empties[j];
-        if !board.is_eye(i, c) && board.is_legal(i, c, suicide) {
+        if board.is_playable_non_eye(i, c, suicide) {
             return Some(i);
         }
     }
