@@ -14,13 +14,25 @@
 use std::fmt;
 
 use crate::ruleset::Suicide;
-use crate::zobrist::{self, MAX_CELLS};
+use crate::zobrist::{self, CELLS, MAX_CELLS};
 use crate::{BoardSize, Color, Point};
 
 const EMPTY: u8 = 0;
 const BLACK: u8 = 1;
 const WHITE: u8 = 2;
 const BORDER: u8 = 3;
+
+/// The `around` count of one neighbour with content `content`: four bits
+/// per content (empty, black, white, border).
+const fn around(content: u8) -> u16 {
+    1 << (4 * content)
+}
+
+/// How many neighbours of content `content` a packed count holds.
+#[inline]
+const fn count_of(packed: u16, content: u8) -> u16 {
+    (packed >> (4 * content)) & 0xF
+}
 
 const fn code(c: Color) -> u8 {
     match c {
@@ -55,6 +67,8 @@ struct Cell {
     next: u16,
     /// Position in `empties` while the cell is empty.
     slot: u16,
+    /// How many neighbours are empty, black, white and border (four bits each).
+    around: u16,
     /// Valid at a chain's head: pseudo-liberties and their sums.
     libs: u16,
     stones: u16,
@@ -68,6 +82,7 @@ impl Cell {
         head: 0,
         next: 0,
         slot: 0,
+        around: 4 * around(BORDER),
         libs: 0,
         stones: 0,
         lib_sum: 0,
@@ -103,18 +118,88 @@ pub enum BoardError {
 /// assert_eq!(board.captures(Color::Black), 1);
 /// assert_eq!(board.get(Point::from_gtp("B3", board.size()).unwrap()), None);
 /// ```
-#[derive(Clone)]
 pub struct Board {
     size: BoardSize,
     stride: u16,
-    cells: Vec<Cell>,
-    empties: Vec<PointIndex>,
+    /// Cells in use: `(size + 2) × (size + 1) + 1`.
+    used: usize,
+    cells: CellArray<Cell>,
+    empties: CellArray<PointIndex>,
+    empty_count: usize,
     hash: u64,
     /// The cell a stone of colour `.1` may not take next: a simple ko.
     ko: Option<(PointIndex, Color)>,
     captures: [u32; 2],
     /// Stones removed by the last `play`, reused from move to move.
-    captured: Vec<PointIndex>,
+    captured: CellArray<PointIndex>,
+    captured_count: usize,
+}
+
+/// A per-cell array sized for the largest board. Indices are masked into
+/// range, so indexing needs no bounds check (every index the board computes
+/// is below `MAX_CELLS` anyway).
+struct CellArray<T>(Box<[T; CELLS]>);
+
+impl<T: Copy> CellArray<T> {
+    fn filled(value: T) -> Self {
+        CellArray(Box::new([value; CELLS]))
+    }
+
+    /// Copies the first `n` entries of `other`.
+    fn copy_prefix(&mut self, other: &Self, n: usize) {
+        self.0[..n].copy_from_slice(&other.0[..n]);
+    }
+}
+
+impl<T> std::ops::Index<usize> for CellArray<T> {
+    type Output = T;
+    #[inline]
+    fn index(&self, i: usize) -> &T {
+        &self.0[i & (CELLS - 1)]
+    }
+}
+
+impl<T> std::ops::IndexMut<usize> for CellArray<T> {
+    #[inline]
+    fn index_mut(&mut self, i: usize) -> &mut T {
+        &mut self.0[i & (CELLS - 1)]
+    }
+}
+
+impl Clone for Board {
+    fn clone(&self) -> Board {
+        let mut board = Board {
+            size: self.size,
+            stride: self.stride,
+            used: self.used,
+            cells: CellArray::filled(Cell::BORDER),
+            empties: CellArray::filled(PointIndex(0)),
+            empty_count: 0,
+            hash: 0,
+            ko: None,
+            captures: [0, 0],
+            captured: CellArray::filled(PointIndex(0)),
+            captured_count: 0,
+        };
+        board.clone_from(self);
+        board
+    }
+
+    /// Copies only the cells the source's size uses: cheap for small boards.
+    fn clone_from(&mut self, other: &Board) {
+        self.size = other.size;
+        self.stride = other.stride;
+        self.used = other.used;
+        self.cells.copy_prefix(&other.cells, other.used);
+        self.empties.copy_prefix(&other.empties, other.empty_count);
+        self.empty_count = other.empty_count;
+        self.hash = other.hash;
+        self.ko = other.ko;
+        self.captures = other.captures;
+        self.captured
+            .copy_prefix(&other.captured, other.captured_count);
+        self.captured_count = other.captured_count;
+    }
 }
 
 impl Board {
@@ -123,24 +208,39 @@ impl Board {
     pub fn new(size: BoardSize) -> Board {
         let n = usize::from(size.get());
         let stride = n + 1;
-        let total = (n + 2) * stride + 1;
-        debug_assert!(total <= MAX_CELLS);
+        let used = (n + 2) * stride + 1;
+        debug_assert!(used <= MAX_CELLS);
         let mut board = Board {
             size,
             stride: stride as u16,
-            cells: vec![Cell::BORDER; total],
-            empties: Vec::with_capacity(n * n),
+            used,
+            cells: CellArray::filled(Cell::BORDER),
+            empties: CellArray::filled(PointIndex(0)),
+            empty_count: 0,
             hash: 0,
             ko: None,
             captures: [0, 0],
-            captured: Vec::with_capacity(n * n),
+            captured: CellArray::filled(PointIndex(0)),
+            captured_count: 0,
         };
         for p in size.points() {
             let i = board.index(p);
-            board.cells[i.get()].content = EMPTY;
+            board.set_content(i, EMPTY);
             board.push_empty(i);
         }
         board
+    }
+
+    /// Changes the content of a cell and the neighbour counts around it.
+    #[inline]
+    fn set_content(&mut self, i: PointIndex, content: u8) {
+        let old = self.cells[i.get()].content;
+        self.cells[i.get()].content = content;
+        let delta = around(content).wrapping_sub(around(old));
+        for n in self.neighbors(i) {
+            let a = &mut self.cells[n.get()].around;
+            *a = a.wrapping_add(delta);
+        }
     }
 
     /// The board's size.
@@ -202,7 +302,7 @@ impl Board {
     #[inline]
     #[must_use]
     pub fn empty_points(&self) -> &[PointIndex] {
-        &self.empties
+        &self.empties.0[..self.empty_count]
     }
 
     /// The four orthogonal neighbours; some may be off the board.
@@ -262,14 +362,14 @@ impl Board {
     #[inline]
     #[must_use]
     pub fn last_captured(&self) -> &[PointIndex] {
-        &self.captured
+        &self.captured.0[..self.captured_count]
     }
 
     /// Number of stones on the board of colour `c`.
     #[must_use]
     pub fn stone_count(&self, c: Color) -> usize {
         let code = code(c);
-        self.cells
+        self.cells.0[..self.used]
             .iter()
             .filter(|cell| cell.content == code)
             .count()
@@ -498,14 +598,16 @@ impl Board {
     pub fn play_unchecked(&mut self, i: PointIndex, c: Color) -> usize {
         let me = code(c);
         let at = i.get();
-        self.captured.clear();
+        self.captured_count = 0;
         self.remove_empty(i);
         self.hash ^= zobrist::key(c, at);
+        self.set_content(i, me);
         self.cells[at] = Cell {
             content: me,
             head: i.0,
             next: i.0,
             slot: 0,
+            around: self.cells[at].around,
             libs: 0,
             stones: 1,
             lib_sum: 0,
@@ -535,7 +637,7 @@ impl Board {
         if self.has_no_liberty(i) {
             let lost = self.remove_chain(i);
             self.captures[c.opponent().index()] += lost as u32;
-            self.captured.truncate(captured);
+            self.captured_count = captured;
         } else if captured == 1 {
             let h = &self.cells[self.head(i)];
             if h.stones == 1 && h.libs == 1 {
@@ -550,36 +652,24 @@ impl Board {
     #[inline]
     #[must_use]
     pub fn is_playable_non_eye(&self, i: PointIndex, c: Color, suicide: Suicide) -> bool {
-        let me = code(c);
-        let mut empty = false;
-        let mut surrounded = true;
-        let mut own = false;
-        for n in self.neighbors(i) {
-            let content = self.cells[n.get()].content;
-            if content == EMPTY {
-                empty = true;
-                surrounded = false;
-            } else if content == me {
-                own = true;
-            } else if content != BORDER {
-                surrounded = false;
-            }
+        let packed = self.cells[i.get()].around;
+        // An empty neighbour: legal, and neither an eye nor a ko point.
+        if count_of(packed, EMPTY) > 0 {
+            return true;
         }
-        if surrounded && self.is_eye(i, c) {
+        let own = count_of(packed, code(c));
+        if own + count_of(packed, BORDER) == 4 && self.is_eye(i, c) {
             return false;
         }
         if self.ko == Some((i, c)) {
             return false;
-        }
-        if empty {
-            return true;
         }
         if self.gains_liberty(i, c) {
             return true;
         }
         match suicide {
             Suicide::Forbidden => false,
-            Suicide::MultiStoneOnly => own,
+            Suicide::MultiStoneOnly => own > 0,
             Suicide::Allowed => true,
         }
     }
@@ -641,10 +731,11 @@ impl Board {
         loop {
             let next = self.cells[usize::from(s)].next;
             let p = PointIndex(s);
-            self.cells[p.get()].content = EMPTY;
+            self.set_content(p, EMPTY);
             self.hash ^= zobrist::key(color, p.get());
             self.push_empty(p);
-            self.captured.push(p);
+            self.captured[self.captured_count] = p;
+            self.captured_count += 1;
             count += 1;
             for n in self.neighbors(p) {
                 let nc = self.cells[n.get()].content;
@@ -663,18 +754,18 @@ impl Board {
 
     #[inline]
     fn push_empty(&mut self, i: PointIndex) {
-        self.cells[i.get()].slot = self.empties.len() as u16;
-        self.empties.push(i);
+        self.cells[i.get()].slot = self.empty_count as u16;
+        self.empties[self.empty_count] = i;
+        self.empty_count += 1;
     }
 
     #[inline]
     fn remove_empty(&mut self, i: PointIndex) {
         let slot = usize::from(self.cells[i.get()].slot);
-        let last = self.empties.len() - 1;
-        let moved = self.empties[last];
+        self.empty_count -= 1;
+        let moved = self.empties[self.empty_count];
         self.empties[slot] = moved;
         self.cells[moved.get()].slot = slot as u16;
-        self.empties.pop();
     }
 
     /// Puts stones on and takes them off without captures (SGF setup, handicap,
@@ -705,7 +796,16 @@ impl Board {
 
     /// Recomputes chains, liberties, empties and hash from the contents.
     fn rebuild(&mut self) {
-        self.empties.clear();
+        for p in self.size.points() {
+            let i = self.index(p);
+            let packed = self
+                .neighbors(i)
+                .iter()
+                .map(|n| around(self.cells[n.get()].content))
+                .sum();
+            self.cells[i.get()].around = packed;
+        }
+        self.empty_count = 0;
         self.hash = 0;
         self.ko = None;
         for p in self.size.points() {
