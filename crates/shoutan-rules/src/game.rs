@@ -167,6 +167,7 @@ pub struct GameBuilder {
     ruleset: Ruleset,
     komi: Option<Score>,
     handicap: Handicap,
+    position: Option<(Board, Color)>,
 }
 
 impl GameBuilder {
@@ -191,6 +192,15 @@ impl GameBuilder {
         self
     }
 
+    /// Starts from a set-up position with `to_move` to play (a record's
+    /// `AB`/`AW`/`PL`, a problem, a test), instead of the empty board and
+    /// the ruleset's 座子. A handicap, if any, is placed on top of it.
+    #[must_use]
+    pub fn position(mut self, board: Board, to_move: Color) -> Self {
+        self.position = Some((board, to_move));
+        self
+    }
+
     /// The game, ready for the first move (or for a free handicap).
     pub fn build(self) -> Result<Game, GameError> {
         let GameBuilder {
@@ -198,10 +208,20 @@ impl GameBuilder {
             ruleset,
             komi,
             handicap,
+            position,
         } = self;
-        let mut board = starting_position(size, &ruleset);
+        let (mut board, first) = match position {
+            Some((board, to_move)) if board.size() == size => (board, to_move),
+            Some(_) => {
+                return Err(GameError::WrongPhase {
+                    action: "setting up a position",
+                    why: "the position is for another board size",
+                });
+            }
+            None => (starting_position(size, &ruleset), ruleset.first_player),
+        };
         let (phase, stones, to_move) = match &handicap {
-            Handicap::None => (Phase::Play, 0, ruleset.first_player),
+            Handicap::None => (Phase::Play, 0, first),
             Handicap::Fixed(n) => {
                 let points = fixed_handicap(size, u32::from(*n))?;
                 place(&mut board, &points)?;
@@ -367,6 +387,7 @@ impl Game {
             ruleset: Ruleset::CHINESE,
             komi: None,
             handicap: Handicap::None,
+            position: None,
         }
     }
 
