@@ -1,6 +1,7 @@
 //! `shoutan bench …`: speed figures printed as medians, for the README and
 //! closing notes (targets live here, never in timed unit tests).
 
+mod pairing;
 mod playouts;
 
 use std::process::ExitCode;
@@ -10,11 +11,14 @@ use std::process::ExitCode;
 pub enum Command {
     /// Light playouts per second of the rules engine, single-threaded.
     Playouts(playouts::Args),
+    /// One Swiss and one McMahon round over 1,000 and 2,000 players.
+    Pairing(pairing::Args),
 }
 
 /// Runs one benchmark.
 pub fn run(command: Command) -> anyhow::Result<ExitCode> {
     match command {
         Command::Playouts(args) => playouts::run(args),
+        Command::Pairing(args) => pairing::run(args),
     }
 }

@@ -1,0 +1,258 @@
+//! Standings, crosstables and pairings for people: HTML (one
+//! self-contained page to print or publish) and Markdown (for a club site
+//! or a chat). Crosstable cells use the EGF notation: opponent's place,
+//! `+`/`-`/`=`, then `/b` or `/w` and the handicap (`12+/w2`); `!` marks a
+//! forfeit, `0+`/`0=`/`0-` a bye, rest or absence.
+
+use std::fmt::Write;
+
+use crate::{Cell, ColourChoice, Entrant, PlayerResult, Standings, Tournament};
+
+/// Output format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// A standalone HTML page.
+    Html,
+    /// A Markdown table.
+    Markdown,
+}
+
+/// One crosstable cell in EGF notation, given each entrant's place.
+#[must_use]
+pub fn cell_text(cell: &Cell, place_of: &dyn Fn(Entrant) -> u32) -> String {
+    match cell {
+        Cell::Game {
+            opponent,
+            colour,
+            handicap,
+            result,
+        } => {
+            let (sign, forfeit) = match result {
+                Some(PlayerResult::Win) => ("+", ""),
+                Some(PlayerResult::ForfeitWin) => ("+", "!"),
+                Some(PlayerResult::Loss | PlayerResult::BothLose) => ("-", ""),
+                Some(PlayerResult::ForfeitLoss) => ("-", "!"),
+                Some(PlayerResult::Draw) => ("=", ""),
+                Some(PlayerResult::Void) => ("×", ""),
+                Some(PlayerResult::Unplayed) => return "—".into(),
+                None => ("?", ""),
+            };
+            let c = match colour {
+                shoutan_rules::Color::Black => 'b',
+                shoutan_rules::Color::White => 'w',
+            };
+            let h = if *handicap > 0 {
+                handicap.to_string()
+            } else {
+                String::new()
+            };
+            format!("{}{sign}{forfeit}/{c}{h}", place_of(*opponent))
+        }
+        Cell::Bye(2) => "0+".into(),
+        Cell::Bye(1) => "0=".into(),
+        Cell::Bye(_) | Cell::Absent => "0-".into(),
+    }
+}
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+fn md(s: &str) -> String {
+    s.replace('|', "\\|")
+}
+
+/// Who an entrant is, in short: rank, club, country.
+fn describe(t: &Tournament, e: Entrant) -> (String, String) {
+    match e {
+        Entrant::Player(p) => t.player(p).map_or_else(Default::default, |p| {
+            let rank = p.rank.map_or_else(String::new, |r| r.to_string());
+            let from = [p.club.as_deref(), p.country.as_deref()]
+                .into_iter()
+                .flatten()
+                .collect::<Vec<_>>()
+                .join(", ");
+            (rank, from)
+        }),
+        Entrant::Team(_) => (String::new(), String::new()),
+    }
+}
+
+/// The standings with the crosstable.
+#[must_use]
+pub fn standings(t: &Tournament, s: &Standings, format: Format) -> String {
+    let place_of = |e: Entrant| s.row(e).map_or(0, |r| r.place);
+    let mut head: Vec<String> = vec!["Pl".into(), "Name".into(), "Rank".into(), "From".into()];
+    head.extend(s.columns.iter().map(|c| c.header()));
+    head.extend((1..=s.rounds).map(|r| format!("R{r}")));
+    let rows: Vec<Vec<String>> = s
+        .rows
+        .iter()
+        .map(|row| {
+            let place = format!(
+                "{}{}",
+                row.place,
+                if row.playoff {
+                    "*"
+                } else if row.shared {
+                    "="
+                } else {
+                    ""
+                }
+            );
+            let name = if row.withdrawn {
+                format!("{} (withdrawn)", row.name)
+            } else {
+                row.name.clone()
+            };
+            let (rank, from) = describe(t, row.entrant);
+            let mut line = vec![place, name, rank, from];
+            line.extend((0..s.columns.len()).map(|k| s.shown(row, k).to_string()));
+            line.extend(row.cells.iter().map(|c| cell_text(c, &place_of)));
+            line
+        })
+        .collect();
+    let title = format!("{} — standings after round {}", t.name(), s.rounds);
+    let note = if s.rows.iter().any(|r| r.playoff) {
+        "* tied: a playoff decides the place"
+    } else {
+        ""
+    };
+    table(&title, &head, &rows, note, format)
+}
+
+/// The pairings of a round: table, black, white, handicap, result.
+#[must_use]
+pub fn pairings(t: &Tournament, round: u32, format: Format) -> String {
+    let Some(r) = round
+        .checked_sub(1)
+        .and_then(|i| t.rounds().get(i as usize))
+    else {
+        return String::new();
+    };
+    let name = |p: crate::PlayerId| {
+        t.player(p).map_or_else(String::new, |x| match x.rank {
+            Some(rank) => format!("{} ({rank})", x.name),
+            None => x.name.clone(),
+        })
+    };
+    let head: Vec<String> = ["Table", "Black", "White", "Handicap", "Colours", "Result"]
+        .iter()
+        .map(|s| (*s).to_owned())
+        .collect();
+    let mut rows: Vec<Vec<String>> = r
+        .games
+        .iter()
+        .map(|g| {
+            let colours = match g.colours {
+                ColourChoice::Nigiri(n) => format!(
+                    "nigiri ({} stones, {})",
+                    n.stones,
+                    if n.guess_odd { "odd" } else { "even" }
+                ),
+                ColourChoice::Handicap => "handicap".into(),
+                ColourChoice::Schedule => "schedule".into(),
+                ColourChoice::Pairing => "pairing".into(),
+            };
+            let table = match g.board {
+                Some((m, b)) => format!("{} (match {}, board {b})", g.table, m + 1),
+                None => g.table.to_string(),
+            };
+            vec![
+                table,
+                name(g.black),
+                name(g.white),
+                if g.handicap > 0 {
+                    g.handicap.to_string()
+                } else {
+                    String::new()
+                },
+                colours,
+                g.outcome.map_or_else(String::new, |o| o.to_string()),
+            ]
+        })
+        .collect();
+    for b in &r.byes {
+        let what = if b.points > 0 {
+            format!("bye ({} points)", b.points)
+        } else {
+            "rest".to_owned()
+        };
+        rows.push(vec![
+            String::new(),
+            t.entrant_name(b.entrant).to_owned(),
+            what,
+            String::new(),
+            String::new(),
+            String::new(),
+        ]);
+    }
+    table(
+        &format!("{} — round {round}", t.name()),
+        &head,
+        &rows,
+        "",
+        format,
+    )
+}
+
+fn table(title: &str, head: &[String], rows: &[Vec<String>], note: &str, format: Format) -> String {
+    let mut out = String::new();
+    match format {
+        Format::Markdown => {
+            let _ = writeln!(out, "## {}\n", md(title));
+            let _ = writeln!(
+                out,
+                "| {} |",
+                head.iter().map(|h| md(h)).collect::<Vec<_>>().join(" | ")
+            );
+            let _ = writeln!(
+                out,
+                "|{}|",
+                head.iter().map(|_| "---").collect::<Vec<_>>().join("|")
+            );
+            for r in rows {
+                let _ = writeln!(
+                    out,
+                    "| {} |",
+                    r.iter().map(|c| md(c)).collect::<Vec<_>>().join(" | ")
+                );
+            }
+            if !note.is_empty() {
+                let _ = writeln!(out, "\n{note}");
+            }
+        }
+        Format::Html => {
+            let _ = writeln!(
+                out,
+                "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{0}</title>\n<style>body{{font-family:sans-serif}}table{{border-collapse:collapse}}td,th{{border:1px solid #999;padding:2px 6px;text-align:left}}tr:nth-child(even){{background:#f3f3f3}}</style>\n</head><body>\n<h1>{0}</h1>\n<table>",
+                esc(title)
+            );
+            let _ = writeln!(
+                out,
+                "<tr>{}</tr>",
+                head.iter()
+                    .map(|h| format!("<th>{}</th>", esc(h)))
+                    .collect::<String>()
+            );
+            for r in rows {
+                let _ = writeln!(
+                    out,
+                    "<tr>{}</tr>",
+                    r.iter()
+                        .map(|c| format!("<td>{}</td>", esc(c)))
+                        .collect::<String>()
+                );
+            }
+            let _ = writeln!(out, "</table>");
+            if !note.is_empty() {
+                let _ = writeln!(out, "<p>{}</p>", esc(note));
+            }
+            let _ = writeln!(out, "</body></html>");
+        }
+    }
+    out
+}

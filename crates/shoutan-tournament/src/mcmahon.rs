@@ -1,0 +1,37 @@
+//! McMahon scores, as European events and OpenGotha count them
+//! (spec/formats.md): a start from rank between floor and bar, 1 per win,
+//! ½ per jigo, 1 per bye, ½ per absent round (rounded down).
+
+use shoutan_rules::Rank;
+
+use crate::history::{Entry, History};
+use crate::{McMahon, PlayerId, Tournament};
+
+/// The starting McMahon score: the rank clamped between floor and bar, on
+/// the EGF scale where 30k is 0 and 1d is 30.
+#[must_use]
+pub fn start_mms(rank: Option<Rank>, m: McMahon) -> i64 {
+    let level = rank.map_or(m.floor.level(), Rank::level);
+    i64::from(level.clamp(m.floor.level(), m.bar.level()) + 30)
+}
+
+/// Twice the McMahon score of entrant `i` after `upto` rounds.
+pub(crate) fn mms_half(t: &Tournament, history: &History, m: McMahon, i: usize, upto: u32) -> i64 {
+    let rank = t.player(PlayerId(i as u32)).and_then(|p| p.rank);
+    let mut half = 2 * start_mms(rank, m);
+    let mut absent = 0;
+    for entry in history.rows[i].iter().take(upto as usize) {
+        match entry {
+            Entry::Game(g) => half += i64::from(g.result.map_or(0, crate::PlayerResult::points)),
+            Entry::Bye(p) => half += i64::from(*p),
+            Entry::Absent => absent += 1,
+        }
+    }
+    // ½ per absent round, the running total rounded down.
+    half + 2 * (absent / 2)
+}
+
+/// Twice the starting score of entrant `i` (for SOS of non-played rounds).
+pub(crate) fn start_half(t: &Tournament, m: McMahon, i: usize) -> i64 {
+    2 * start_mms(t.player(PlayerId(i as u32)).and_then(|p| p.rank), m)
+}

@@ -1,0 +1,382 @@
+//! How an event is run: the system (Art. 25–26), the order of the standings
+//! (Art. 27) and the organiser's choices. Plain data, stored in the file.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+use shoutan_rules::Rank;
+
+/// The pairing system (spec/competition.md, "Kind of event").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum System {
+    /// 循环制: everyone meets everyone `cycles` times (1 single, 2 double, …)
+    /// on Berger tables, colours swapped in each new cycle.
+    RoundRobin {
+        /// How many times each pair meets.
+        cycles: u8,
+    },
+    /// 积分编排制: each round pairs equal or close scores.
+    Swiss,
+    /// 积分编排加淘汰: Swiss rounds, a player with `losses` losses drops out.
+    SwissElimination {
+        /// Losses that put a player out.
+        losses: u8,
+    },
+    /// McMahon: Swiss on McMahon scores that start from rank, with handicap.
+    McMahon(McMahon),
+    /// 淘汰制: out after `losses` losses (1 single, 2 double elimination with
+    /// a reset of the grand final, more for multi-elimination); seeded, byes
+    /// to the top seeds.
+    Knockout {
+        /// Losses that put a player out.
+        losses: u8,
+    },
+    /// 多局决胜制: a match of two players over `games` games (3 to 7, or 10),
+    /// stopped as soon as it is decided.
+    BestOf {
+        /// Games at most.
+        games: u8,
+    },
+    /// 擂台赛: two teams in a fixed order; the winner stays on, the loser's
+    /// next player comes in; the team whose last player loses is out.
+    Relay,
+}
+
+impl System {
+    /// Whether scores decide the pairing (Swiss-like systems).
+    #[must_use]
+    pub fn is_swiss(self) -> bool {
+        matches!(
+            self,
+            System::Swiss | System::SwissElimination { .. } | System::McMahon(_)
+        )
+    }
+}
+
+/// McMahon parameters, as European tournaments set them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct McMahon {
+    /// Players at or above the bar start with the bar's score.
+    pub bar: Rank,
+    /// Players at or below the floor start with the floor's score.
+    pub floor: Rank,
+    /// How handicaps are given.
+    pub handicap: HandicapRule,
+}
+
+/// Handicap from the score or rank difference: `difference − correction`,
+/// capped at `ceiling` (0: even games only). 1 means 让先 (black, no komi),
+/// 2–9 stones.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HandicapRule {
+    /// What difference the handicap follows.
+    pub basis: HandicapBasis,
+    /// Subtracted from the difference (2 gives 2 stones at 4 ranks apart).
+    pub correction: u8,
+    /// The most handicap given; 0 for even games.
+    pub ceiling: u8,
+}
+
+/// The difference a handicap follows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HandicapBasis {
+    /// The McMahon scores at pairing time.
+    Mms,
+    /// The registered ranks.
+    Rank,
+}
+
+impl HandicapRule {
+    /// Even games only.
+    pub const NONE: HandicapRule = HandicapRule {
+        basis: HandicapBasis::Mms,
+        correction: 0,
+        ceiling: 0,
+    };
+
+    /// The handicap for a difference (in whole ranks or McMahon points).
+    #[must_use]
+    pub fn handicap(self, difference: i64) -> u8 {
+        let h = difference.abs() - i64::from(self.correction);
+        h.clamp(0, i64::from(self.ceiling.min(9))) as u8
+    }
+}
+
+/// How a score group is cut for pairing (both split it into halves).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Seeding {
+    /// Top half against bottom half in order: 1–(g/2+1), 2–(g/2+2), … (the
+    /// Dutch and OpenGotha default).
+    #[default]
+    Slide,
+    /// Top half against bottom half reversed: 1–g, 2–(g−1), ….
+    Fold,
+}
+
+/// Colours of even games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ColourRule {
+    /// The pairing balances colours: fewer blacks so far takes black, then
+    /// alternation, then the higher-placed player takes black on odd tables.
+    #[default]
+    Balanced,
+    /// 猜先 for every even game: a seeded draw recorded with the game
+    /// (rules.md §6).
+    Nigiri,
+}
+
+/// What happens to players still tied after every criterion (Art. 27 C).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TieRule {
+    /// They share the place.
+    #[default]
+    SharedPlace,
+    /// The place is marked for a playoff (加赛) fixed by the organiser.
+    Playoff,
+    /// Lots drawn from the event's recorded seed order them.
+    Lots,
+}
+
+/// How a withdrawn player's unplayed games are valued in opponents'
+/// tie-breaks (Swiss).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WithdrawnValuation {
+    /// The points the player actually has (2002 rules; OpenGotha).
+    #[default]
+    Actual,
+    /// 1988 Art. 29: points plus A per unplayed game, A = points ÷ games
+    /// played, at most 1 (a draw).
+    Average1988,
+}
+
+/// One criterion of the standings, in the order declared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Criterion {
+    /// Points, 2/1/0 per game (match points in team events).
+    Points,
+    /// McMahon score.
+    Mms,
+    /// 胜者小分 (Sonneborn–Berger): points of the opponents beaten plus half
+    /// the points of those drawn.
+    Sb,
+    /// Sum of opponents' scores (McMahon scores in a McMahon event).
+    Sos,
+    /// SOS without the lowest opponent.
+    #[serde(rename = "sos-1")]
+    SosMinus1,
+    /// Sum of opponents' SOS.
+    Sosos,
+    /// Sum of defeated opponents' scores (on the event's score: McMahon
+    /// scores in a McMahon event, where it differs from 胜者小分).
+    Sodos,
+    /// Cumulative sum of scores after each round.
+    Cuss,
+    /// Points in games between the players still tied.
+    Direct,
+    /// Fewer warnings over the event (Art. 27 B).
+    Warnings,
+    /// The Chinese Swiss total score: points + (opponents' points ÷ (half
+    /// the maximum possible points) − rounds) (Art. 27 A).
+    Total,
+    /// Team events: board points (局分).
+    BoardPoints,
+    /// Team events: board 1's board points, then board 2's, ….
+    Boards,
+    /// Knockout and relay: still in, then out later.
+    Progress,
+}
+
+impl Criterion {
+    /// Every criterion with its name.
+    pub const ALL: [(Criterion, &'static str); 14] = [
+        (Criterion::Points, "points"),
+        (Criterion::Mms, "mms"),
+        (Criterion::Sb, "sb"),
+        (Criterion::Sos, "sos"),
+        (Criterion::SosMinus1, "sos-1"),
+        (Criterion::Sosos, "sosos"),
+        (Criterion::Sodos, "sodos"),
+        (Criterion::Cuss, "cuss"),
+        (Criterion::Direct, "direct"),
+        (Criterion::Warnings, "warnings"),
+        (Criterion::Total, "total"),
+        (Criterion::BoardPoints, "board-points"),
+        (Criterion::Boards, "boards"),
+        (Criterion::Progress, "progress"),
+    ];
+
+    /// The short name used in files, the command line and table headers.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        Criterion::ALL
+            .iter()
+            .find(|(c, _)| *c == self)
+            .map_or("?", |(_, n)| n)
+    }
+}
+
+impl fmt::Display for Criterion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Text that is not a criterion.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "{0:?} is not a criterion (expected points, mms, sb, sos, sos-1, sosos, sodos, cuss, direct, warnings, total, board-points, boards or progress)"
+)]
+pub struct CriterionError(pub String);
+
+impl FromStr for Criterion {
+    type Err = CriterionError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let t = s.trim().to_lowercase();
+        let t = match t.as_str() {
+            "胜者小分" | "sonneborn-berger" => "sb",
+            "sosm1" | "sos−1" => "sos-1",
+            other => other,
+        };
+        Criterion::ALL
+            .iter()
+            .find(|(_, n)| *n == t)
+            .map(|(c, _)| *c)
+            .ok_or_else(|| CriterionError(s.to_owned()))
+    }
+}
+
+/// Team events (Art. 25): boards per match and who may play them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TeamSettings {
+    /// Boards per match.
+    pub boards: u8,
+    /// How a team's line-up is formed.
+    pub lineup: LineupRule,
+}
+
+/// Team line-ups (Art. 25).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LineupRule {
+    /// 分台定人制: the first members in registered order, fixed for the event.
+    #[default]
+    FixedBoards,
+    /// 定台换人制: registered order fixed, substitutes may stand in.
+    Substitutes,
+    /// 临场出人制: the captain names the line-up for each match.
+    PerMatch,
+}
+
+/// Everything the organiser decides.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Settings {
+    /// The pairing system.
+    pub system: System,
+    /// Planned rounds (Swiss-like systems; the others know their own length).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rounds: Option<u32>,
+    /// Present for team events.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub teams: Option<TeamSettings>,
+    /// The standings order, first criterion first.
+    pub criteria: Vec<Criterion>,
+    /// Ties after every criterion.
+    #[serde(default)]
+    pub ties: TieRule,
+    /// Colours of even games.
+    #[serde(default)]
+    pub colours: ColourRule,
+    /// Score group cutting.
+    #[serde(default)]
+    pub seeding: Seeding,
+    /// Avoid pairing players of one club.
+    #[serde(default)]
+    pub avoid_same_club: bool,
+    /// Avoid pairing players of one country.
+    #[serde(default)]
+    pub avoid_same_country: bool,
+    /// Points for a pairing bye (2 = a win, as OpenGotha and most Swiss
+    /// events give it). Round robin rests score nothing.
+    pub bye_points: u8,
+    /// Withdrawn players in opponents' tie-breaks.
+    #[serde(default)]
+    pub withdrawn_valuation: WithdrawnValuation,
+    /// The recorded seed of every random draw (nigiri, lots, numbers).
+    pub seed: u64,
+}
+
+impl Settings {
+    /// The defaults of spec/competition.md for a system: standings order,
+    /// byes, rounds.
+    #[must_use]
+    pub fn new(system: System, teams: Option<TeamSettings>) -> Settings {
+        use Criterion as C;
+        let team = teams.is_some();
+        let criteria = match system {
+            System::RoundRobin { .. } if team => vec![C::Points, C::BoardPoints, C::Boards],
+            System::RoundRobin { .. } => vec![C::Points, C::Sb, C::Warnings],
+            System::Swiss | System::SwissElimination { .. } if team => {
+                vec![C::Total, C::Points, C::BoardPoints, C::Boards]
+            }
+            System::Swiss | System::SwissElimination { .. } => vec![C::Total, C::Warnings],
+            System::McMahon(_) => vec![C::Mms, C::Sos, C::Sosos],
+            System::Knockout { .. } | System::Relay => vec![C::Progress, C::Points],
+            System::BestOf { .. } => vec![C::Points],
+        };
+        let bye_points = match system {
+            System::RoundRobin { .. } => 0,
+            _ => 2,
+        };
+        Settings {
+            system,
+            rounds: None,
+            teams,
+            criteria,
+            ties: TieRule::default(),
+            colours: ColourRule::default(),
+            seeding: Seeding::default(),
+            avoid_same_club: false,
+            avoid_same_country: false,
+            bye_points,
+            withdrawn_valuation: WithdrawnValuation::default(),
+            seed: 0,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn criteria_names_round_trip() {
+        for (c, name) in Criterion::ALL {
+            assert_eq!(name.parse::<Criterion>(), Ok(c));
+            assert_eq!(c.to_string(), name);
+        }
+        assert_eq!("胜者小分".parse::<Criterion>(), Ok(Criterion::Sb));
+        assert!("sos2".parse::<Criterion>().is_err());
+    }
+
+    #[test]
+    fn handicap_follows_difference_correction_and_ceiling() {
+        let rule = HandicapRule {
+            basis: HandicapBasis::Rank,
+            correction: 1,
+            ceiling: 9,
+        };
+        assert_eq!(rule.handicap(0), 0);
+        assert_eq!(rule.handicap(1), 0);
+        assert_eq!(rule.handicap(-3), 2);
+        assert_eq!(rule.handicap(15), 9);
+        assert_eq!(HandicapRule::NONE.handicap(5), 0);
+    }
+}

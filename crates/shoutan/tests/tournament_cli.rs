@@ -1,0 +1,301 @@
+//! `shoutan tournament …` end to end: the built binary on a temporary
+//! directory, as an organiser would run it.
+
+#![allow(clippy::unwrap_used)] // test code: a failed setup is a test failure
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+struct Dir(PathBuf);
+
+impl Dir {
+    fn new(name: &str) -> Dir {
+        let d = std::env::temp_dir().join(format!("shoutan-cli-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        Dir(d)
+    }
+
+    fn path(&self, f: &str) -> PathBuf {
+        self.0.join(f)
+    }
+}
+
+impl Drop for Dir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn shoutan(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_shoutan"))
+        .arg("tournament")
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn ok(args: &[&str]) -> String {
+    let out = shoutan(args);
+    assert!(
+        out.status.success(),
+        "{args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Runs a command that must fail, and checks that the file did not change.
+fn refused(file: &Path, args: &[&str], message: &str) {
+    let before = std::fs::read(file).unwrap();
+    let out = shoutan(args);
+    assert!(!out.status.success(), "{args:?} succeeded");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(message), "{args:?}: {err}");
+    assert_eq!(
+        std::fs::read(file).unwrap(),
+        before,
+        "{args:?} changed the file"
+    );
+}
+
+#[test]
+fn an_organiser_runs_a_swiss_event() {
+    let d = Dir::new("swiss");
+    let ev = d.path("open.json");
+    let ev = ev.to_str().unwrap();
+    let csv = d.path("players.csv");
+    std::fs::write(&csv, "name,rank,rating,club,country\nLi Wei,5d,2500,Beijing,CN\nAnna Berg,3d,2300,Oslo,NO\nJan Novak,2d,2200,Praha,CZ\nKim Soo,1d,2100,Seoul,KR\nTom Lee,1k,2000,London,GB\n").unwrap();
+    ok(&[
+        "new",
+        ev,
+        "--name",
+        "Spring Open",
+        "--system",
+        "swiss",
+        "--rounds",
+        "3",
+        "--seed",
+        "7",
+        "--place",
+        "Prague",
+        "--dates",
+        "2026-05-01",
+    ]);
+    assert!(ok(&["players", "import", ev, csv.to_str().unwrap()]).contains("5 players registered"));
+    assert!(
+        ok(&[
+            "players", "add", ev, "--name", "Eva Kral", "--rank", "2k", "--club", "Brno"
+        ])
+        .contains("player 6")
+    );
+    let r1 = ok(&["pair", ev]);
+    assert!(r1.contains("round 1") && r1.contains("Li Wei (5d)"), "{r1}");
+    for table in ["1", "2", "3"] {
+        ok(&["result", ev, "--table", table, "B+"]);
+    }
+    ok(&["warn", ev, "--round", "1", "--table", "1", "Li Wei"]);
+    ok(&[
+        "note",
+        ev,
+        "Table 2 started 5 minutes late",
+        "--round",
+        "1",
+        "--table",
+        "2",
+    ]);
+    ok(&["pair", ev]);
+    ok(&[
+        "ruling",
+        ev,
+        "--table",
+        "1",
+        "forfeit-white",
+        "--reason",
+        "no show",
+    ]);
+    ok(&["result", ev, "--table", "2", "W+R"]);
+    ok(&["result", ev, "--table", "3", "draw"]);
+    ok(&["withdraw", ev, "Tom Lee"]);
+    let r3 = ok(&["pair", ev]);
+    assert!(!r3.contains("Tom Lee"), "{r3}");
+    let standings = ok(&["standings", ev, "--after", "2"]);
+    assert!(
+        standings.contains("standings after round 2") && standings.contains("Tom Lee (withdrawn)"),
+        "{standings}"
+    );
+    let show = ok(&["show", ev]);
+    assert!(
+        show.contains("no show") && show.contains("5 minutes late"),
+        "{show}"
+    );
+
+    for (format, needle) in [
+        ("opengotha", "dataVersion=\"201\""),
+        ("h9", "; EV[Spring Open]"),
+        ("trf", "012 Spring Open"),
+        ("html", "<!DOCTYPE html>"),
+        ("md", "| Pl |"),
+    ] {
+        let out = d.path(&format!("out.{format}"));
+        ok(&[
+            "export",
+            ev,
+            "--format",
+            format,
+            "--output",
+            out.to_str().unwrap(),
+        ]);
+        assert!(
+            std::fs::read_to_string(&out).unwrap().contains(needle),
+            "{format}"
+        );
+    }
+    let copy = d.path("copy.json");
+    ok(&[
+        "import",
+        d.path("out.opengotha").to_str().unwrap(),
+        copy.to_str().unwrap(),
+    ]);
+    assert!(ok(&["players", "list", copy.to_str().unwrap()]).contains("Eva Kral"));
+}
+
+#[test]
+fn every_mistake_is_refused_and_changes_nothing() {
+    let d = Dir::new("mistakes");
+    let ev = d.path("cup.json");
+    let e = ev.to_str().unwrap();
+    ok(&[
+        "new",
+        e,
+        "--name",
+        "Cup",
+        "--system",
+        "round-robin",
+        "--seed",
+        "1",
+    ]);
+    refused(
+        &ev,
+        &[
+            "new", e, "--name", "Again", "--system", "swiss", "--rounds", "3",
+        ],
+        "exists",
+    );
+    for (name, rank) in [("A", "3d"), ("B", "2d"), ("C", "1d"), ("D", "1k")] {
+        ok(&["players", "add", e, "--name", name, "--rank", rank]);
+    }
+    refused(
+        &ev,
+        &["players", "add", e, "--name", "A"],
+        "already registered",
+    );
+    refused(
+        &ev,
+        &["players", "add", e, "--name", "X", "--rank", "12d"],
+        "is not a rank",
+    );
+    refused(
+        &ev,
+        &["result", e, "--table", "1", "B+"],
+        "no round has been paired",
+    );
+    refused(&ev, &["pair", e, "--round", "2"], "the next round is 1");
+    ok(&["pair", e]);
+    refused(&ev, &["pair", e, "--round", "1"], "already paired");
+    refused(&ev, &["pair", e], "without a result");
+    refused(&ev, &["result", e, "--table", "7", "B+"], "has no table 7");
+    refused(
+        &ev,
+        &["result", e, "--round", "2", "--table", "1", "B+"],
+        "round 2 has not been paired",
+    );
+    refused(
+        &ev,
+        &["result", e, "--table", "1", "B++"],
+        "is not a result",
+    );
+    refused(&ev, &["withdraw", e, "Nobody"], "no player \"Nobody\"");
+    refused(&ev, &["warn", e, "--table", "1", "Nobody"], "no player");
+    refused(
+        &ev,
+        &["ruling", e, "--table", "1", "banish"],
+        "unknown ruling",
+    );
+    refused(
+        &ev,
+        &["players", "add", e, "--name", "Late", "--rank", "1d"],
+        "no longer be added",
+    );
+    let bad_csv = d.path("bad.csv");
+    std::fs::write(&bad_csv, "name,rank\nGood,1d\nBad,99k\n").unwrap();
+    refused(
+        &ev,
+        &["players", "import", e, bad_csv.to_str().unwrap()],
+        "line 3",
+    );
+    std::fs::write(&ev, "{ not json").unwrap();
+    refused(&ev, &["pair", e], "cup.json");
+}
+
+#[test]
+fn a_team_event() {
+    let d = Dir::new("teams");
+    let ev = d.path("league.json");
+    let e = ev.to_str().unwrap();
+    ok(&[
+        "new",
+        e,
+        "--name",
+        "League",
+        "--system",
+        "round-robin",
+        "--cycles",
+        "2",
+        "--boards",
+        "2",
+        "--lineup",
+        "per-match",
+        "--seed",
+        "4",
+    ]);
+    for name in ["x1", "x2", "x3", "y1", "y2"] {
+        ok(&["players", "add", e, "--name", name, "--rank", "1d"]);
+    }
+    ok(&["teams", "add", e, "--name", "X", "--members", "x1,x2,x3"]);
+    ok(&["teams", "add", e, "--name", "Y", "--members", "y1,y2"]);
+    refused(
+        &ev,
+        &["teams", "add", e, "--name", "Z", "--members", "x1"],
+        "1 members for 2 boards",
+    );
+    ok(&["pair", e]);
+    ok(&[
+        "lineup",
+        e,
+        "--round",
+        "1",
+        "--team",
+        "X",
+        "--players",
+        "x3,x1",
+    ]);
+    refused(
+        &ev,
+        &[
+            "lineup",
+            e,
+            "--round",
+            "1",
+            "--team",
+            "X",
+            "--players",
+            "x3,y1",
+        ],
+        "not in the team",
+    );
+    ok(&["result", e, "--table", "1", "B+"]);
+    ok(&["result", e, "--table", "2", "B+"]);
+    let s = ok(&["standings", e]);
+    assert!(s.contains("| B1 | B2 |"), "{s}");
+}
