@@ -876,10 +876,10 @@ impl Eq for Board {}
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SetupError {
     /// A stone off the board.
-    #[error("point {0:?} is off the board")]
+    #[error("a set-up stone at column {}, row {} is off the board", .0.col() + 1, .0.row() + 1)]
     OffBoard(Point),
     /// A chain with no liberty: setup stones never capture.
-    #[error("the chain at {0:?} would have no liberty")]
+    #[error("the set-up stones at {} would have no liberty", .0.to_sgf())]
     NoLiberty(Point),
 }
 

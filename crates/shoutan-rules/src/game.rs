@@ -427,6 +427,12 @@ impl Game {
         &self.initial
     }
 
+    /// Who was to move first, after the set-up and handicap.
+    #[must_use]
+    pub fn initial_to_move(&self) -> Color {
+        self.initial_to_move
+    }
+
     /// Who is to move.
     #[must_use]
     pub fn to_move(&self) -> Color {

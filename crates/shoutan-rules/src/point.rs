@@ -113,7 +113,7 @@ pub struct Point {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PointError {
     /// Not of the form letter + number (GTP) or two letters (SGF).
-    #[error("{text:?} is not a {notation} point")]
+    #[error("{text:?} is not {} {notation} point", if *notation == "SGF" { "an" } else { "a" })]
     Malformed {
         /// The offending text.
         text: String,

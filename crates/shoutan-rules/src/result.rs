@@ -76,7 +76,7 @@ impl ScoreUnit {
 
 /// Text that is not an international result.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0:?} is not a result (expected B+1.5, W+R, B+T, B+F, B+, Draw, 0 or Void)")]
+#[error("{0:?} is not a result (expected B+1.5, W+R, B+T, B+F, B+J, B+, Draw, 0 or Void)")]
 pub struct ResultError(pub String);
 
 impl GameResult {
@@ -112,6 +112,8 @@ impl GameResult {
     }
 
     /// International notation: `B+1.5`, `W+R`, `B+T`, `B+F`, `B+`, `Draw`, `Void`.
+    /// SGF has no form for a win by the arbiter's ruling; it is written
+    /// `B+J` (judgment), as the NNGS-based UEC Cup records write it.
     ///
     /// ```
     /// use shoutan_rules::{Color, GameResult, Score, ScoreUnit, WinBy};
@@ -132,7 +134,8 @@ impl GameResult {
                     WinBy::Score { margin, .. } => margin.to_string(),
                     WinBy::Resignation => "R".into(),
                     WinBy::Time => "T".into(),
-                    WinBy::Forfeit | WinBy::Ruling => "F".into(),
+                    WinBy::Forfeit => "F".into(),
+                    WinBy::Ruling => "J".into(),
                     WinBy::Unknown => String::new(),
                 };
                 format!("{}+{how}", winner.letter())
@@ -193,6 +196,7 @@ impl GameResult {
             "r" | "resign" => WinBy::Resignation,
             "t" | "time" => WinBy::Time,
             "f" | "forfeit" => WinBy::Forfeit,
+            "j" | "judgment" | "judgement" => WinBy::Ruling,
             number => {
                 let margin: Score = number.parse().map_err(|_| err())?;
                 if margin < Score::ZERO {

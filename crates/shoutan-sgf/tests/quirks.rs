@@ -313,6 +313,6 @@ fn a_value_that_swallowed_the_next_move_is_a_bad_point() {
     let err = replay(&f.collection.games[0], ReplayOptions::default()).unwrap_err();
     assert_eq!(
         err.to_string(),
-        "after move 2: B[pp;W[dp]: \"pp;W[dp\" is not a SGF point"
+        "after move 2: B[pp;W[dp]: \"pp;W[dp\" is not an SGF point"
     );
 }
