@@ -3,6 +3,7 @@
 
 mod pairing;
 mod playouts;
+mod strength;
 
 use std::process::ExitCode;
 
@@ -13,6 +14,8 @@ pub enum Command {
     Playouts(playouts::Args),
     /// One Swiss and one McMahon round over 1,000 and 2,000 players.
     Pairing(pairing::Args),
+    /// Playing strength against GNU Go, with playouts per second in the search.
+    Strength(strength::Args),
 }
 
 /// Runs one benchmark.
@@ -20,5 +23,6 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
     match command {
         Command::Playouts(args) => playouts::run(args),
         Command::Pairing(args) => pairing::run(args),
+        Command::Strength(args) => strength::run(args),
     }
 }

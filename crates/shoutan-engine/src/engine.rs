@@ -1,0 +1,602 @@
+//! The computer player's public face: an [`Engine`] takes a position (a
+//! [`Game`]) and a [`Budget`], thinks on its own threads, and answers with a
+//! [`Decision`] and the [`Analysis`] behind it. It keeps its tree from move
+//! to move, can be stopped from another thread through a [`StopHandle`], and
+//! is `Send`: a server runs it on a blocking worker, never on its async
+//! runtime.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+
+use shoutan_rules::{Color, Game, Move, Phase, Point, Turn};
+
+use crate::analysis::Analysis;
+use crate::clock::{ClockReading, TimeControl};
+use crate::endgame::{self, FinalStatus};
+use crate::search::{self, Root, Shared};
+use crate::tree::{PASS, Selection, Tree};
+
+/// How much thinking a move may take: the search stops at the first limit
+/// reached (or when stopped). Without any limit it runs until stopped.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Budget {
+    /// Most playouts.
+    pub playouts: Option<u64>,
+    /// Most time.
+    pub time: Option<Duration>,
+}
+
+impl Budget {
+    /// A number of playouts.
+    #[must_use]
+    pub fn playouts(n: u64) -> Budget {
+        Budget {
+            playouts: Some(n),
+            time: None,
+        }
+    }
+
+    /// A thinking time.
+    #[must_use]
+    pub fn time(t: Duration) -> Budget {
+        Budget {
+            playouts: None,
+            time: Some(t),
+        }
+    }
+
+    /// No limit: think until stopped (analysis).
+    #[must_use]
+    pub fn until_stopped() -> Budget {
+        Budget::default()
+    }
+
+    /// The time the clock allows for the next move of `game` (see
+    /// [`TimeControl::think_time`]); no limit without a clock.
+    #[must_use]
+    pub fn from_clock(control: &TimeControl, clock: &ClockReading, game: &Game) -> Budget {
+        Budget {
+            playouts: None,
+            time: control.think_time(clock, game.turns().len(), game.size().area()),
+        }
+    }
+
+    /// Both limits: whichever comes first.
+    #[must_use]
+    pub fn and(self, other: Budget) -> Budget {
+        fn min<T: Ord>(a: Option<T>, b: Option<T>) -> Option<T> {
+            match (a, b) {
+                (Some(x), Some(y)) => Some(std::cmp::min(x, y)),
+                (x, None) => x,
+                (None, y) => y,
+            }
+        }
+        Budget {
+            playouts: min(self.playouts, other.playouts),
+            time: min(self.time, other.time),
+        }
+    }
+}
+
+/// Stops a running search from another thread; the search then answers
+/// with what it has.
+#[derive(Clone, Debug, Default)]
+pub struct StopHandle(Arc<AtomicBool>);
+
+impl StopHandle {
+    /// A handle not yet stopped.
+    #[must_use]
+    pub fn new() -> StopHandle {
+        StopHandle::default()
+    }
+
+    /// Asks the search to stop.
+    pub fn stop(&self) {
+        self.0.store(true, Relaxed);
+    }
+
+    /// Whether a stop was asked.
+    #[must_use]
+    pub fn is_stopped(&self) -> bool {
+        self.0.load(Relaxed)
+    }
+
+    /// Makes the handle usable for the next search.
+    pub fn reset(&self) {
+        self.0.store(false, Relaxed);
+    }
+}
+
+/// What the engine does with its turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Decision {
+    /// A stone on this point.
+    Play(Point),
+    /// 虚着.
+    Pass,
+    /// 中盘认输: the position is hopeless.
+    Resign,
+}
+
+/// A decision with the analysis that led to it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Thought {
+    /// The move.
+    pub decision: Decision,
+    /// The search behind it.
+    pub analysis: Analysis,
+}
+
+/// How to play the end of the game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Mode {
+    /// Normal play.
+    #[default]
+    Normal,
+    /// Cleanup (KGS `kgs-genmove_cleanup`, or a dispute under Art. 21.4):
+    /// capture every dead stone of the opponent before passing.
+    Cleanup,
+}
+
+/// Settings of an engine.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EngineConfig {
+    /// Search threads (the machine's cores by default).
+    pub threads: usize,
+    /// Largest tree, in nodes of 32 bytes.
+    pub max_nodes: usize,
+    /// Resign when the best winrate falls below this (0 never resigns).
+    pub resign_below: f32,
+    /// Randomness of the move choice (see [`crate::Level`]); 0 plays the
+    /// most searched move.
+    pub temperature: f32,
+    /// Seed of the random numbers (searches are reproducible with one
+    /// thread and a playout budget).
+    pub seed: u64,
+}
+
+impl Default for EngineConfig {
+    fn default() -> Self {
+        EngineConfig {
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            max_nodes: 4_000_000,
+            resign_below: 0.1,
+            temperature: 0.0,
+            seed: 0x5348_4f55_5441_4e00,
+        }
+    }
+}
+
+/// Why the engine cannot think about a position.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EngineError {
+    /// The game is over.
+    #[error("the game is over")]
+    Finished,
+    /// Black has not placed the free handicap yet.
+    #[error("the handicap stones have not been placed yet")]
+    Setup,
+}
+
+/// Which position the tree's root is, to reuse it for the next move.
+#[derive(Clone, Debug, PartialEq)]
+struct RootKey {
+    initial_hash: u64,
+    rules: shoutan_rules::Ruleset,
+    komi: shoutan_rules::Score,
+    handicap: u8,
+    turns: Vec<Turn>,
+    color: Color,
+}
+
+impl RootKey {
+    fn of(game: &Game, color: Color) -> RootKey {
+        RootKey {
+            initial_hash: game.initial_board().hash(),
+            rules: *game.ruleset(),
+            komi: game.komi(),
+            handicap: game.handicap(),
+            turns: game.turns().to_vec(),
+            color,
+        }
+    }
+}
+
+/// Reports progress every `every` during a search.
+pub struct Reporter<'a> {
+    /// Interval between reports.
+    pub every: Duration,
+    /// Called with the analysis so far, on the thread that called the
+    /// search.
+    pub report: &'a mut dyn FnMut(&Analysis),
+}
+
+/// The computer player.
+///
+/// ```
+/// use shoutan_engine::{Budget, Decision, Engine, EngineConfig, Mode, StopHandle};
+/// use shoutan_rules::{BoardSize, Color, Game, Ruleset};
+/// let game = Game::new(BoardSize::NINE, Ruleset::CHINESE);
+/// let mut engine = Engine::new(EngineConfig { threads: 1, ..EngineConfig::default() });
+/// let thought = engine
+///     .genmove(&game, Color::Black, Budget::playouts(200), Mode::Normal, &StopHandle::new())
+///     .unwrap();
+/// assert!(matches!(thought.decision, Decision::Play(_)));
+/// // The search may stop early once the choice cannot change.
+/// assert!(thought.analysis.playouts > 0 && thought.analysis.playouts <= 200);
+/// ```
+pub struct Engine {
+    config: EngineConfig,
+    tree: Tree,
+    root: Option<RootKey>,
+    rng: fastrand::Rng,
+}
+
+impl Engine {
+    /// An engine with `config`.
+    #[must_use]
+    pub fn new(config: EngineConfig) -> Engine {
+        Engine {
+            config,
+            tree: Tree::new(1),
+            root: None,
+            rng: fastrand::Rng::with_seed(config.seed),
+        }
+    }
+
+    /// The settings.
+    #[must_use]
+    pub fn config(&self) -> &EngineConfig {
+        &self.config
+    }
+
+    /// Changes the settings; the tree is kept.
+    pub fn set_config(&mut self, config: EngineConfig) {
+        self.config = config;
+    }
+
+    /// Forgets the tree (a new game).
+    pub fn clear(&mut self) {
+        self.tree.clear();
+        self.root = None;
+    }
+
+    /// Thinks about `color`'s move in `game` and decides.
+    pub fn genmove(
+        &mut self,
+        game: &Game,
+        color: Color,
+        budget: Budget,
+        mode: Mode,
+        stop: &StopHandle,
+    ) -> Result<Thought, EngineError> {
+        self.genmove_reporting(game, color, budget, mode, stop, None)
+    }
+
+    /// [`genmove`](Self::genmove) with progress reports (GTP
+    /// `lz-genmove_analyze`).
+    pub fn genmove_reporting(
+        &mut self,
+        game: &Game,
+        color: Color,
+        budget: Budget,
+        mode: Mode,
+        stop: &StopHandle,
+        reporter: Option<Reporter<'_>>,
+    ) -> Result<Thought, EngineError> {
+        let game = playable(game, color)?;
+        let analysis = self.think(&game, color, budget, stop, reporter, true);
+        let decision = self.decide(&game, color, &analysis, mode);
+        Ok(Thought { decision, analysis })
+    }
+
+    /// Analyses `game` for `color` until the budget is spent or `stop` is
+    /// called, reporting as it goes.
+    pub fn analyze(
+        &mut self,
+        game: &Game,
+        color: Color,
+        budget: Budget,
+        stop: &StopHandle,
+        reporter: Option<Reporter<'_>>,
+    ) -> Result<Analysis, EngineError> {
+        let game = playable(game, color)?;
+        Ok(self.think(&game, color, budget, stop, reporter, false))
+    }
+
+    /// Dead and seki stones of the position, from a short search (GTP
+    /// `final_status_list`, and the dead-stone estimator's proposal).
+    pub fn final_status(&mut self, game: &Game) -> Result<(FinalStatus, Analysis), EngineError> {
+        let color = game.to_move();
+        let game = playable(game, color)?;
+        let budget = Budget::playouts((12 * game.size().area()).max(1000) as u64);
+        let analysis = self.think(&game, color, budget, &StopHandle::new(), None, false);
+        Ok((
+            endgame::final_status(game.board(), &analysis.ownership),
+            analysis,
+        ))
+    }
+
+    fn think(
+        &mut self,
+        game: &Game,
+        color: Color,
+        budget: Budget,
+        stop: &StopHandle,
+        mut reporter: Option<Reporter<'_>>,
+        may_stop_early: bool,
+    ) -> Analysis {
+        let start = Instant::now();
+        let root = Root::new(game, color);
+        self.prepare_tree(game, color, &root, budget);
+        let selection = Selection {
+            rave_equivalence: if game.size().area() <= 81 {
+                1500.0
+            } else {
+                3000.0
+            },
+            exploration: 0.0,
+        };
+        let shared = Shared::new(
+            &self.tree,
+            &root,
+            selection,
+            budget.playouts.unwrap_or(u64::MAX),
+        );
+        let threads = self.config.threads.max(1);
+        let seed = self.rng.u64(..);
+        let mut next_report = reporter.as_ref().map(|r| start + r.every);
+        std::thread::scope(|s| {
+            for t in 0..threads {
+                let shared = &shared;
+                s.spawn(move || search::work(shared, seed.wrapping_add(t as u64)));
+            }
+            loop {
+                std::thread::sleep(Duration::from_millis(2));
+                let elapsed = start.elapsed();
+                let done = shared.done.load(Relaxed);
+                let finished = stop.is_stopped()
+                    || budget.playouts.is_some_and(|p| done >= p)
+                    || budget.time.is_some_and(|t| elapsed >= t)
+                    || (may_stop_early && decided(&shared, budget, elapsed));
+                if let (Some(r), Some(at)) = (reporter.as_mut(), next_report)
+                    && Instant::now() >= at
+                {
+                    (r.report)(&search::analysis(&shared, elapsed));
+                    next_report = Some(Instant::now() + r.every);
+                }
+                if finished {
+                    shared.stop.store(true, Relaxed);
+                    break;
+                }
+            }
+        });
+        let analysis = search::analysis(&shared, start.elapsed());
+        self.root = Some(RootKey::of(game, color));
+        analysis
+    }
+
+    /// Makes the tree's root the position to search: the subtree of the
+    /// position if it was searched before, else a fresh tree; then expands
+    /// the root with the moves the rules allow (superko included).
+    fn prepare_tree(&mut self, game: &Game, color: Color, root: &Root, budget: Budget) {
+        match self.reusable_node(game, color, root) {
+            Some(n) => self.tree.promote(n),
+            None => self.tree.clear(),
+        }
+        let area = game.size().area();
+        let wanted = match budget.playouts {
+            Some(p) => (p as usize)
+                .saturating_mul(area / 2 + 1)
+                .saturating_add(4 * area),
+            None => self.config.max_nodes,
+        };
+        self.tree
+            .reserve(wanted.min(self.config.max_nodes).max(4 * area));
+        if self.tree.len() * 10 > self.tree.capacity() * 9 {
+            self.tree.clear();
+        }
+        let legal = |i: shoutan_rules::PointIndex| game.is_legal(color, root.board.point(i));
+        if self.tree.is_expanded(0) {
+            for c in self.tree.children(0) {
+                let mv = self.tree.mv(c);
+                if mv != PASS && !root.cell(mv).is_some_and(legal) {
+                    self.tree.prune(c);
+                }
+            }
+        } else {
+            let mut children = Vec::new();
+            crate::prior::children(
+                &root.board,
+                color,
+                root.last,
+                &legal,
+                &mut crate::prior::PriorScratch::default(),
+                &mut children,
+            );
+            self.tree.try_claim(0);
+            if !self.tree.expand(0, &children) {
+                // The arena cannot even hold the root's children: start over
+                // with room for them.
+                self.tree = Tree::new(4 * area + children.len());
+                self.tree.try_claim(0);
+                self.tree.expand(0, &children);
+            }
+        }
+    }
+
+    /// The node of the stored tree that is `game`'s position, if the game
+    /// went on from the stored root by moves the tree knows.
+    fn reusable_node(&self, game: &Game, color: Color, root: &Root) -> Option<u32> {
+        let stored = self.root.as_ref()?;
+        let now = RootKey::of(game, color);
+        if stored.initial_hash != now.initial_hash
+            || stored.rules != now.rules
+            || stored.komi != now.komi
+            || stored.handicap != now.handicap
+            || !now.turns.starts_with(&stored.turns)
+        {
+            return None;
+        }
+        let mut node = 0;
+        let mut expected = stored.color;
+        for turn in &now.turns[stored.turns.len()..] {
+            if turn.color != expected {
+                return None;
+            }
+            let mv = root.number(turn.mv);
+            node = self.tree.children(node).find(|&c| self.tree.mv(c) == mv)?;
+            expected = expected.opponent();
+        }
+        (expected == color).then_some(node)
+    }
+
+    /// Turns the analysis into a move: resign when hopeless, pass only when
+    /// it is safe under the ruleset, fill dame under area counting, capture
+    /// dead stones in cleanup.
+    fn decide(&mut self, game: &Game, color: Color, analysis: &Analysis, mode: Mode) -> Decision {
+        let Some(best) = analysis.moves.first() else {
+            return Decision::Pass;
+        };
+        let area = game.size().area();
+        if self.config.resign_below > 0.0
+            && best.winrate < self.config.resign_below
+            && analysis.visits >= 200
+            && game.turns().len() >= area / 4
+        {
+            return Decision::Resign;
+        }
+        let status = endgame::final_status(game.board(), &analysis.ownership);
+        let assessment = endgame::assess(game, color, &status, &analysis.ownership);
+        let most_visited = |points: &[Point]| {
+            analysis
+                .moves
+                .iter()
+                .find(|m| matches!(m.mv, Move::Play(p) if points.contains(&p)))
+                .map(|m| m.mv)
+                .or_else(|| {
+                    points
+                        .iter()
+                        .find(|&&p| game.is_legal(color, p))
+                        .map(|&p| Move::Play(p))
+                })
+        };
+        if mode == Mode::Cleanup
+            && let Some(mv) = most_visited(&assessment.dead_liberties)
+        {
+            return to_decision(mv);
+        }
+        let chosen = self.choose(analysis);
+        let opponent_passed = game
+            .turns()
+            .last()
+            .is_some_and(|t| t.mv == Move::Pass && t.color != color);
+        let nothing_to_fill = assessment.dame.is_empty();
+        // The opponent passed and the count is ours: end the game.
+        if opponent_passed && nothing_to_fill && assessment.wins_by_count {
+            return Decision::Pass;
+        }
+        // Every stone and point is decided: the game is done either way.
+        if assessment.settled && nothing_to_fill {
+            return Decision::Pass;
+        }
+        if (opponent_passed || chosen == Move::Pass)
+            && let Some(fill) = most_visited(&assessment.dame)
+        {
+            return to_decision(fill);
+        }
+        // Under territory counting a needless move inside one's own area
+        // costs a point: pass when the search prefers it and the count wins.
+        let territory = game.ruleset().counting == shoutan_rules::Counting::Territory;
+        if chosen == Move::Pass && territory && assessment.wins_by_count {
+            return Decision::Pass;
+        }
+        // Under area counting passing while something is still open hands
+        // the opponent a free move: play the best real move instead.
+        if chosen == Move::Pass
+            && let Some(m) = analysis.moves.iter().find(|m| m.mv != Move::Pass)
+        {
+            return to_decision(m.mv);
+        }
+        to_decision(chosen)
+    }
+
+    /// The move to play among the searched ones: the most visited, or at a
+    /// temperature a draw weighted by `visits^(1/temperature)`.
+    fn choose(&mut self, analysis: &Analysis) -> Move {
+        let best = analysis.moves[0].mv;
+        let t = self.config.temperature;
+        if t <= 0.0 {
+            return best;
+        }
+        let weights: Vec<(Move, f64)> = analysis
+            .moves
+            .iter()
+            .filter(|m| m.mv != Move::Pass || m.mv == best)
+            .map(|m| (m.mv, f64::from(m.visits).powf(1.0 / f64::from(t))))
+            .collect();
+        let total: f64 = weights.iter().map(|w| w.1).sum();
+        let mut x = self.rng.f64() * total;
+        for (mv, w) in &weights {
+            if x < *w {
+                return *mv;
+            }
+            x -= w;
+        }
+        best
+    }
+}
+
+fn to_decision(mv: Move) -> Decision {
+    match mv {
+        Move::Play(p) => Decision::Play(p),
+        Move::Pass => Decision::Pass,
+    }
+}
+
+/// Whether the most visited root move can no longer be overtaken in the
+/// time or playouts left.
+fn decided(shared: &Shared, budget: Budget, elapsed: Duration) -> bool {
+    let done = shared.done.load(Relaxed);
+    if done < 100 {
+        return false;
+    }
+    let left = match (budget.playouts, budget.time) {
+        (Some(p), _) => p.saturating_sub(done) as f64,
+        (None, Some(t)) => {
+            let rate = done as f64 / elapsed.as_secs_f64().max(1e-3);
+            rate * t.saturating_sub(elapsed).as_secs_f64()
+        }
+        (None, None) => return false,
+    };
+    let tree = shared.tree;
+    let mut top = [0u32; 2];
+    for c in tree.children(0) {
+        let v = tree.stats(c).visits;
+        if v > top[0] {
+            top = [v, top[0]];
+        } else if v > top[1] {
+            top[1] = v;
+        }
+    }
+    f64::from(top[0] - top[1]) > left
+}
+
+/// `game` ready for `color` to move: out-of-turn moves (GTP allows them)
+/// and play after both passed (a dispute, Art. 21.4) are arranged on a copy.
+fn playable(game: &Game, color: Color) -> Result<Game, EngineError> {
+    let mut game = game.clone();
+    match game.phase() {
+        Phase::Finished => return Err(EngineError::Finished),
+        Phase::Setup => return Err(EngineError::Setup),
+        Phase::Counting => {
+            game.dispute(color).map_err(|_| EngineError::Finished)?;
+        }
+        Phase::Play => {}
+    }
+    if game.to_move() != color {
+        game.set_to_move(color).map_err(|_| EngineError::Finished)?;
+    }
+    Ok(game)
+}

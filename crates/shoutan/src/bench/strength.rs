@@ -1,0 +1,183 @@
+//! `shoutan bench strength`: the engine against GNU Go, for the playing
+//! strength figure of the closing notes (a benchmark, not a test): N games
+//! with alternating colours, a fixed time per move for our engine, GNU Go at
+//! a fixed level; prints every result, the win rate with its 95 % Wilson
+//! interval, and the playouts per second measured inside the search.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use shoutan_engine::EngineConfig;
+use shoutan_engine::gtp::{Session, SessionOptions, Strength};
+use shoutan_rules::{BoardSize, Color, Ruleset, Score};
+
+use crate::engine_match::{
+    GtpProcess, MatchSettings, Player, PlayerError, Tally, play_game, write_sgf,
+};
+
+/// Arguments.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Games to play (colours alternate).
+    #[arg(long, default_value_t = 100)]
+    games: u32,
+    /// Board size.
+    #[arg(long, default_value_t = 9)]
+    size: u32,
+    /// Our engine's thinking time per move, in seconds.
+    #[arg(long, default_value_t = 1.0)]
+    seconds: f64,
+    /// Komi.
+    #[arg(long, default_value_t = 7.5, allow_hyphen_values = true)]
+    komi: f64,
+    /// Ruleset (GNU Go is told `--chinese-rules` for area rules, else
+    /// `--japanese-rules`).
+    #[arg(long, default_value = "chinese")]
+    rules: Ruleset,
+    /// GNU Go's program.
+    #[arg(long, default_value = "/usr/games/gnugo")]
+    gnugo: String,
+    /// GNU Go's level (0–10).
+    #[arg(long, default_value_t = 10)]
+    gnugo_level: u8,
+    /// Our search threads (default: every core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Where to write the records (none if absent).
+    #[arg(long)]
+    sgf_dir: Option<PathBuf>,
+}
+
+/// Our engine in this process, with the search speed of each move kept.
+struct Ours {
+    session: Session,
+    rates: Vec<f64>,
+    playouts: Vec<u64>,
+}
+
+impl Player for Ours {
+    fn send(&mut self, command: &str, _deadline: Option<Instant>) -> Result<String, PlayerError> {
+        let reply = self.session.handle(command).unwrap_or_default();
+        if command.starts_with("genmove")
+            && let Some(a) = self.session.last_analysis()
+        {
+            self.rates.push(a.playouts_per_second());
+            self.playouts.push(a.playouts);
+        }
+        let text = reply.get(1..).unwrap_or("").trim().to_owned();
+        if reply.starts_with('=') {
+            Ok(text)
+        } else {
+            Err(PlayerError::Refused(text))
+        }
+    }
+}
+
+/// Plays the games and prints the figures.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let size = BoardSize::new(args.size)?;
+    anyhow::ensure!(args.games > 0, "--games must be at least 1");
+    anyhow::ensure!(
+        args.seconds > 0.0 && args.seconds.is_finite(),
+        "--seconds must be positive"
+    );
+    let mut engine = EngineConfig::default();
+    if let Some(t) = args.threads {
+        engine.threads = t.max(1);
+    }
+    let mut ours = Ours {
+        session: Session::new(SessionOptions {
+            ruleset: args.rules,
+            strength: Strength::Time(Duration::from_secs_f64(args.seconds)),
+            engine,
+        }),
+        rates: Vec::new(),
+        playouts: Vec::new(),
+    };
+    let rules_flag = if args.rules.counting == shoutan_rules::Counting::Territory {
+        "--japanese-rules"
+    } else {
+        "--chinese-rules"
+    };
+    let gnugo_command = format!(
+        "{} --mode gtp {rules_flag} --level {}",
+        args.gnugo, args.gnugo_level
+    );
+    let log = std::env::temp_dir().join("shoutan-bench-gnugo.stderr");
+    let mut gnugo = GtpProcess::spawn(&gnugo_command, &log)?;
+    let gnugo_name = gnugo.identify();
+    let settings = MatchSettings {
+        size,
+        rules: args.rules,
+        komi: Score::try_from_points(args.komi)?,
+        time: shoutan_engine::TimeControl::None,
+        lag: Duration::ZERO,
+    };
+    if let Some(dir) = &args.sgf_dir {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    println!(
+        "shoutan ({} s/move) vs {gnugo_name} (level {}), {size}, komi {}, {} rules, {} games",
+        args.seconds, args.gnugo_level, settings.komi, args.rules, args.games
+    );
+    let mut tally = Tally::default();
+    let start = Instant::now();
+    for g in 0..args.games {
+        let ours_black = g % 2 == 0;
+        let ours_color = if ours_black {
+            Color::Black
+        } else {
+            Color::White
+        };
+        let players: [&mut dyn Player; 2] = if ours_black {
+            [&mut ours, &mut gnugo]
+        } else {
+            [&mut gnugo, &mut ours]
+        };
+        let played = play_game(players, &settings);
+        tally.add(played.game.result(), ours_color);
+        if let Some(dir) = &args.sgf_dir {
+            let names = if ours_black {
+                ["shoutan", gnugo_name.as_str()]
+            } else {
+                [gnugo_name.as_str(), "shoutan"]
+            };
+            write_sgf(&dir.join(format!("game-{:03}.sgf", g + 1)), &played, names)?;
+        }
+        println!(
+            "game {:>3}: shoutan {} {:>8} ({} moves) — {}   [{}; {:.0} playouts/s]",
+            g + 1,
+            if ours_black { "B" } else { "W" },
+            played
+                .game
+                .result()
+                .map_or("?".into(), |r| r.international()),
+            played.game.turns().len(),
+            played.reason,
+            tally.summary(),
+            median(&ours.rates)
+        );
+        if played.broken.iter().any(|&b| b) {
+            gnugo = GtpProcess::spawn(&gnugo_command, &log)?;
+        }
+    }
+    let median = median(&ours.rates);
+    let mean_playouts =
+        ours.playouts.iter().sum::<u64>() as f64 / ours.playouts.len().max(1) as f64;
+    println!("shoutan vs {gnugo_name}: {}", tally.summary());
+    println!(
+        "search speed: median {median:.0} playouts/s over {} moves, {mean_playouts:.0} playouts per move on average ({:.0} s in all)",
+        ours.rates.len(),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The median of the search speeds measured so far (0 before any).
+fn median(rates: &[f64]) -> f64 {
+    let mut sorted = rates.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    sorted.get(sorted.len() / 2).copied().unwrap_or(0.0)
+}

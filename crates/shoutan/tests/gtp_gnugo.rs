@@ -1,0 +1,97 @@
+//! `shoutan gtp` against the real GNU Go through `shoutan match`: a few
+//! 9×9 games under the Chinese rules; every game must end with a result
+//! (a count or a resignation, never an illegal move or a broken engine),
+//! and every record must replay legally under our rules.
+//!
+//! Needs `SHOUTAN_TEST_GNUGO` (the path of gnugo); skipped without it,
+//! failing without it when `CI` is set.
+
+#![allow(clippy::unwrap_used)] // test code: a failed setup is a failed test
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use shoutan_rules::GameResult;
+use shoutan_sgf::{ReplayOptions, read, replay};
+
+const GAMES: usize = 3;
+
+fn gnugo() -> Option<String> {
+    match std::env::var("SHOUTAN_TEST_GNUGO") {
+        Ok(path) if !path.is_empty() => Some(path),
+        _ => {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "SHOUTAN_TEST_GNUGO must be set in CI (the path of gnugo)"
+            );
+            eprintln!("skipped: set SHOUTAN_TEST_GNUGO to the path of gnugo to run this test");
+            None
+        }
+    }
+}
+
+#[test]
+fn shoutan_plays_gnu_go_to_a_legal_result() {
+    let Some(gnugo) = gnugo() else { return };
+    let dir: PathBuf =
+        std::env::temp_dir().join(format!("shoutan-gtp-gnugo-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let shoutan = env!("CARGO_BIN_EXE_shoutan");
+    let output = Command::new(shoutan)
+        .args([
+            "match",
+            "--games",
+            &GAMES.to_string(),
+            "--size",
+            "9",
+            "--rules",
+            "chinese",
+        ])
+        .args(["--komi", "7.5", "--sgf-dir"])
+        .arg(&dir)
+        .arg("--black")
+        .arg(format!("{shoutan} gtp --level 3 --threads 1"))
+        .arg("--white")
+        .arg(format!("{gnugo} --mode gtp --chinese-rules --level 1"))
+        .output()
+        .expect("shoutan match runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success(),
+        "shoutan match failed:\n{stdout}\n{stderr}"
+    );
+    assert!(
+        stdout.contains("wins") && stdout.contains("95 % CI"),
+        "no summary in:\n{stdout}"
+    );
+
+    for n in 1..=GAMES {
+        let path = dir.join(format!("game-{n:03}.sgf"));
+        let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let file = read(&bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let record = &file.collection.games[0];
+        let replayed = replay(record, ReplayOptions::default())
+            .unwrap_or_else(|e| panic!("game {n} does not replay legally: {e}"));
+        let reason = replayed.info.comment.clone().unwrap_or_default();
+        let result = replayed
+            .info
+            .result
+            .unwrap_or_else(|| panic!("game {n} has no result ({reason})"));
+        assert!(
+            matches!(result, GameResult::Win { .. } | GameResult::Draw),
+            "game {n} ended without a result: {result:?} ({reason})"
+        );
+        assert!(
+            reason.starts_with("counted") || reason.ends_with("resigned"),
+            "game {n} did not end by counting or resignation: {reason}"
+        );
+        assert!(
+            replayed.moves > 10,
+            "game {n} is too short to be a game: {} moves",
+            replayed.moves
+        );
+        assert_eq!(replayed.game.size().get(), 9);
+    }
+    std::fs::remove_dir_all(&dir).expect("the records can be removed");
+}
