@@ -29,8 +29,10 @@ pub(crate) struct GameEntry {
     pub handicap: u8,
     /// The result, once known (a match's from its board points).
     pub result: Option<PlayerResult>,
-    /// Team matches: this team's board points, per board in board order.
-    pub boards: Vec<Option<PlayerResult>>,
+    /// This entrant's games: in a team match, each game with the position
+    /// of the team's player (the board; in an all-play-all match, the
+    /// player's place in the line-up), from 1.
+    pub boards: Vec<(u8, Option<PlayerResult>)>,
     /// Warnings this entrant received in the game.
     pub warnings: u32,
 }
@@ -38,7 +40,11 @@ pub(crate) struct GameEntry {
 impl GameEntry {
     /// Board points (team matches) or game points.
     pub fn board_points(&self) -> u32 {
-        self.boards.iter().flatten().map(|r| r.points()).sum()
+        self.boards
+            .iter()
+            .filter_map(|(_, r)| *r)
+            .map(PlayerResult::points)
+            .sum()
     }
 }
 
@@ -78,7 +84,11 @@ impl History {
                     }
                 })
             };
-            if t.is_team_event() {
+            if t.entrants_are_teams() {
+                let size = t
+                    .settings()
+                    .teams
+                    .map_or(1, |s| usize::from(s.boards).max(1));
                 for (m, tm) in round.matches.iter().enumerate() {
                     let boards: Vec<&crate::Game> = round
                         .games
@@ -93,13 +103,23 @@ impl History {
                         let mut warnings = 0;
                         for g in &boards {
                             let board = g.board.map_or(1, |(_, b)| b);
-                            // Odd boards: the match's black team holds black.
-                            let c = if board % 2 == 1 {
-                                colour
+                            let c = if t.players()[g.black.index()].team == Some(team) {
+                                Color::Black
                             } else {
-                                colour.opponent()
+                                Color::White
                             };
-                            per_board.push(read(g, c));
+                            let position = match g.match_round {
+                                Some(r) if team == tm.white => {
+                                    crate::pairing::all_play_all::second_position(
+                                        size,
+                                        usize::from(board).saturating_sub(1),
+                                        usize::from(r).saturating_sub(1),
+                                    ) as u8
+                                        + 1
+                                }
+                                _ => board,
+                            };
+                            per_board.push((position, read(g, c)));
                             warnings += u32::from(g.warnings[c.index()]);
                         }
                         let voided =
@@ -129,7 +149,7 @@ impl History {
                             colour: c,
                             handicap: g.handicap,
                             result,
-                            boards: result.map(|x| vec![Some(x)]).unwrap_or_default(),
+                            boards: vec![(1, result)],
                             warnings: u32::from(g.warnings[c.index()]),
                         });
                     }
@@ -214,10 +234,10 @@ impl History {
 
 /// A team match's result from per-board results: 2 for more board points,
 /// 1 when equal (spec: 场分), once every board has a result.
-fn match_result(boards: &[Option<PlayerResult>]) -> Option<PlayerResult> {
+fn match_result(boards: &[(u8, Option<PlayerResult>)]) -> Option<PlayerResult> {
     let mut mine = 0;
     let mut theirs = 0;
-    for b in boards {
+    for (_, b) in boards {
         let r = (*b)?;
         mine += r.points();
         theirs += r.reversed().points();

@@ -1,10 +1,12 @@
 //! Tournaments (spec/competition.md, Art. 25–28): individual and team
 //! events under every system the Chinese competition rules name — knockout,
 //! round robin on Berger tables, Swiss (积分编排制), Swiss with elimination,
-//! McMahon, best-of-N matches and the win-stays relay (擂台赛) — with
-//! results, arbiters' rulings and warnings, withdrawals, standings with
-//! configurable tie-breaks, and the exchange formats organisers use
-//! (OpenGotha XML, EGF `.h9`, FIDE TRF-16, CSV, HTML and Markdown).
+//! McMahon, best-of-N matches and the win-stays relay (擂台赛) — and every
+//! team format (fixed boards, substitutes, line-up per match, all-play-all
+//! between teams, team total score), with results, arbiters' rulings and
+//! warnings, withdrawals, standings with configurable tie-breaks, and the
+//! exchange formats organisers use (OpenGotha XML, EGF `.h9`, FIDE TRF-16,
+//! CSV, HTML and Markdown).
 //!
 //! The core is a value, [`Tournament`], changed only through commands that
 //! validate first and change nothing on error; files are a thin layer
@@ -53,6 +55,7 @@ mod round;
 mod settings;
 pub mod sim;
 mod standings;
+mod team_total;
 mod tournament;
 mod value;
 
@@ -62,8 +65,8 @@ pub use outcome::{Outcome, OutcomeError, PlayerResult};
 pub use player::{Entrant, NewPlayer, Player, PlayerId, Team, TeamId};
 pub use round::{Bye, ColourChoice, Game, Nigiri, Note, Round, Ruling, TeamMatch};
 pub use settings::{
-    ColourRule, Criterion, CriterionError, HandicapBasis, HandicapRule, LineupRule, McMahon,
-    Seeding, Settings, System, TeamSettings, TieRule, WithdrawnValuation,
+    ColourRule, Criterion, CriterionError, HandicapBasis, HandicapRule, McMahon, Seeding, Settings,
+    System, TeamFormat, TeamFormatError, TeamSettings, TieRule, WithdrawnValuation,
 };
 pub use standings::{Cell, Column, Row, Standings};
 pub use tournament::{MAX_FIELD, Tournament};

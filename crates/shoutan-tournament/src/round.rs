@@ -29,6 +29,11 @@ pub struct Game {
     /// In a team event: the index of the match in the round and the board (from 1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub board: Option<(u32, u8)>,
+    /// In an all-play-all team match (全队轮赛制): the round of the match
+    /// (from 1) the game belongs to; the games of one round of the match are
+    /// played at the same time, one per board.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub match_round: Option<u8>,
 }
 
 fn is_zero_pair(w: &[u8; 2]) -> bool {
@@ -93,7 +98,9 @@ impl Nigiri {
     }
 }
 
-/// A team match: boards alternate colours, `black` holds black on board 1.
+/// A team match: boards alternate colours, `black` holds black on board 1
+/// (in an all-play-all match, colours follow its schedule and `black` is
+/// the team listed first).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TeamMatch {
     /// Match number in the round, from 1.

@@ -253,19 +253,23 @@ impl FromStr for Criterion {
     }
 }
 
-/// Team events (Art. 25): boards per match and who may play them.
+/// Team events (Art. 25): the format and how many players it counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TeamSettings {
-    /// Boards per match.
+    /// Boards per match; in an all-play-all match the players of each team
+    /// (each meets every player of the other team); in a team total-score
+    /// event the members whose points make the team's total.
     pub boards: u8,
-    /// How a team's line-up is formed.
-    pub lineup: LineupRule,
+    /// The team format (files written before the all-play-all and
+    /// total-score formats call it `lineup`).
+    #[serde(alias = "lineup")]
+    pub format: TeamFormat,
 }
 
-/// Team line-ups (Art. 25).
+/// The team formats of Art. 25.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum LineupRule {
+pub enum TeamFormat {
     /// 分台定人制: the first members in registered order, fixed for the event.
     #[default]
     FixedBoards,
@@ -273,6 +277,73 @@ pub enum LineupRule {
     Substitutes,
     /// 临场出人制: the captain names the line-up for each match.
     PerMatch,
+    /// 全队轮赛制: in a match, each of a team's first `boards` players meets
+    /// each of the other team's, over `boards` rounds of the match
+    /// (the Scheveningen system of chess).
+    AllPlayAll,
+    /// 队员总分制: players are paired as individuals; a team ranks by the
+    /// sum of the points of its `boards` best-placed members.
+    TotalScore,
+}
+
+impl TeamFormat {
+    /// Every format with its name on the command line.
+    pub const ALL: [(TeamFormat, &'static str); 5] = [
+        (TeamFormat::FixedBoards, "fixed"),
+        (TeamFormat::Substitutes, "substitutes"),
+        (TeamFormat::PerMatch, "per-match"),
+        (TeamFormat::AllPlayAll, "all-play-all"),
+        (TeamFormat::TotalScore, "total-score"),
+    ];
+
+    /// Whether teams meet in matches (every format but the team total
+    /// score, where players are paired and teams only ranked).
+    #[must_use]
+    pub fn has_matches(self) -> bool {
+        self != TeamFormat::TotalScore
+    }
+
+    /// The name used on the command line.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        TeamFormat::ALL
+            .iter()
+            .find(|(f, _)| *f == self)
+            .map_or("?", |(_, n)| n)
+    }
+}
+
+impl fmt::Display for TeamFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Text that is not a team format.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "{0:?} is not a team format (expected fixed, substitutes, per-match, all-play-all or total-score)"
+)]
+pub struct TeamFormatError(pub String);
+
+impl FromStr for TeamFormat {
+    type Err = TeamFormatError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let t = s.trim().to_lowercase().replace('_', "-");
+        let t = match t.as_str() {
+            "分台定人制" | "fixed-boards" => "fixed",
+            "定台换人制" => "substitutes",
+            "临场出人制" => "per-match",
+            "全队轮赛制" | "scheveningen" => "all-play-all",
+            "队员总分制" => "total-score",
+            other => other,
+        };
+        TeamFormat::ALL
+            .iter()
+            .find(|(_, n)| *n == t)
+            .map(|(f, _)| *f)
+            .ok_or_else(|| TeamFormatError(s.to_owned()))
+    }
 }
 
 /// Everything the organiser decides.
@@ -303,6 +374,10 @@ pub struct Settings {
     /// Avoid pairing players of one country.
     #[serde(default)]
     pub avoid_same_country: bool,
+    /// Team total-score events: teammates are not paired together while
+    /// avoidable (Swiss and McMahon), and meet first in a round robin.
+    #[serde(default)]
+    pub avoid_teammates: bool,
     /// Points for a pairing bye (2 = a win, as OpenGotha and most Swiss
     /// events give it). Round robin rests score nothing.
     pub bye_points: u8,
@@ -319,7 +394,7 @@ impl Settings {
     #[must_use]
     pub fn new(system: System, teams: Option<TeamSettings>) -> Settings {
         use Criterion as C;
-        let team = teams.is_some();
+        let team = teams.is_some_and(|t| t.format.has_matches());
         let criteria = match system {
             System::RoundRobin { .. } if team => vec![C::Points, C::BoardPoints, C::Boards],
             System::RoundRobin { .. } => vec![C::Points, C::Sb, C::Warnings],
@@ -345,6 +420,7 @@ impl Settings {
             seeding: Seeding::default(),
             avoid_same_club: false,
             avoid_same_country: false,
+            avoid_teammates: false,
             bye_points,
             withdrawn_valuation: WithdrawnValuation::default(),
             seed: 0,
@@ -364,6 +440,27 @@ mod tests {
         }
         assert_eq!("胜者小分".parse::<Criterion>(), Ok(Criterion::Sb));
         assert!("sos2".parse::<Criterion>().is_err());
+    }
+
+    #[test]
+    fn team_format_names_round_trip() {
+        for (f, name) in TeamFormat::ALL {
+            assert_eq!(name.parse::<TeamFormat>(), Ok(f));
+            assert_eq!(f.to_string(), name);
+        }
+        assert_eq!("全队轮赛制".parse(), Ok(TeamFormat::AllPlayAll));
+        assert_eq!("队员总分制".parse(), Ok(TeamFormat::TotalScore));
+        assert!("relay".parse::<TeamFormat>().is_err());
+    }
+
+    /// Files written before the format had its own name say `lineup`.
+    #[test]
+    fn old_team_settings_still_read() {
+        let old: TeamSettings = serde_json::from_str(r#"{"boards":3,"lineup":"per_match"}"#)
+            .expect("an old file's team settings");
+        assert_eq!(old.format, TeamFormat::PerMatch);
+        let new = serde_json::to_string(&old).expect("serialises");
+        assert_eq!(new, r#"{"boards":3,"format":"per_match"}"#);
     }
 
     #[test]

@@ -5,18 +5,23 @@ use shoutan_rules::Color;
 
 use crate::history::{Entry, History};
 use crate::{
-    Criterion, Entrant, McMahon, PlayerResult, System, TieRule, Tournament, Value,
+    Criterion, Entrant, McMahon, PlayerId, PlayerResult, System, TieRule, Tournament, Value,
     WithdrawnValuation, mcmahon,
 };
 
 /// One column of the standings: a criterion, or one board's points (the
-/// `boards` criterion expands to one column per board).
+/// `boards` criterion expands to one column per board). In the team
+/// standings of a team total-score event a criterion column is the sum of
+/// the counted members' values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Column {
     /// A criterion.
     Criterion(Criterion),
-    /// Board points on board `n` (from 1).
+    /// Board points on board `n` (from 1); in all-play-all matches, of the
+    /// team's `n`-th player.
     Board(u8),
+    /// Team total score: the best place of a counted member (fewer is better).
+    BestPlace,
 }
 
 impl Column {
@@ -26,6 +31,7 @@ impl Column {
         match self {
             Column::Criterion(c) => c.name().to_uppercase(),
             Column::Board(n) => format!("B{n}"),
+            Column::BestPlace => "BEST".to_owned(),
         }
     }
 }
@@ -67,8 +73,10 @@ pub struct Row {
     pub values: Vec<Value>,
     /// Withdrawn from the event.
     pub withdrawn: bool,
-    /// Crosstable cells, one per round.
+    /// Crosstable cells, one per round (none in team total-score standings).
     pub cells: Vec<Cell>,
+    /// Team total score: the members whose points count, best placed first.
+    pub members: Vec<PlayerId>,
 }
 
 /// The standings after a number of rounds.
@@ -89,11 +97,12 @@ impl Standings {
         self.rows.iter().find(|r| r.entrant == entrant)
     }
 
-    /// A column's value for display (warnings as a count).
+    /// A column's value for display (warnings as a count, best place as
+    /// a place).
     #[must_use]
     pub fn shown(&self, row: &Row, column: usize) -> Value {
         match self.columns[column] {
-            Column::Criterion(Criterion::Warnings) => -row.values[column],
+            Column::Criterion(Criterion::Warnings) | Column::BestPlace => -row.values[column],
             _ => row.values[column],
         }
     }
@@ -155,44 +164,71 @@ impl Standings {
             }
             groups = next;
         }
-        let lots = {
-            let mut v: Vec<usize> = (0..count).collect();
-            fastrand::Rng::with_seed(t.settings().seed ^ 0x005E_ED0F_1075).shuffle(&mut v);
-            let mut pos = vec![0; count];
-            for (k, i) in v.into_iter().enumerate() {
-                pos[i] = k;
-            }
-            pos
-        };
-        let mut rows = Vec::with_capacity(count);
-        let mut place = 1;
-        for mut g in groups {
-            let tie = g.len() > 1;
-            if tie && t.settings().ties == TieRule::Lots {
-                g.sort_by_key(|&i| lots[i]);
-            }
-            for (k, &i) in g.iter().enumerate() {
-                let separate = t.settings().ties == TieRule::Lots;
+        let rows = placed(
+            t.settings().ties,
+            t.settings().seed ^ 0x005E_ED0F_1075,
+            count,
+            groups,
+            |i| {
                 let entrant = t.entrant(i);
-                rows.push(Row {
-                    place: if separate { place + k as u32 } else { place },
-                    shared: tie && !separate,
-                    playoff: tie && t.settings().ties == TieRule::Playoff,
+                Row {
+                    place: 0,
+                    shared: false,
+                    playoff: false,
                     entrant,
                     name: t.entrant_name(entrant).to_owned(),
                     values: values[i].clone(),
                     withdrawn: t.withdrawn_from(i).is_some(),
                     cells: calc.cells(i),
-                });
-            }
-            place += g.len() as u32;
-        }
+                    members: Vec::new(),
+                }
+            },
+        );
         Standings {
             rounds,
             columns,
             rows,
         }
     }
+}
+
+/// Rows in order of place from the groups of tied entrants, best group
+/// first (Art. 27 C): tied entrants share the place, are marked for a
+/// playoff, or are ordered by lots drawn from `lots_seed`.
+pub(crate) fn placed(
+    ties: TieRule,
+    lots_seed: u64,
+    count: usize,
+    groups: Vec<Vec<usize>>,
+    mut row: impl FnMut(usize) -> Row,
+) -> Vec<Row> {
+    let lots = {
+        let mut v: Vec<usize> = (0..count).collect();
+        fastrand::Rng::with_seed(lots_seed).shuffle(&mut v);
+        let mut pos = vec![0; count];
+        for (k, i) in v.into_iter().enumerate() {
+            pos[i] = k;
+        }
+        pos
+    };
+    let separate = ties == TieRule::Lots;
+    let mut rows = Vec::with_capacity(count);
+    let mut place = 1;
+    for mut g in groups {
+        let tie = g.len() > 1;
+        if tie && separate {
+            g.sort_by_key(|&i| lots[i]);
+        }
+        for (k, &i) in g.iter().enumerate() {
+            let mut r = row(i);
+            r.place = if separate { place + k as u32 } else { place };
+            r.shared = tie && !separate;
+            r.playoff = tie && ties == TieRule::Playoff;
+            rows.push(r);
+        }
+        place += g.len() as u32;
+    }
+    rows
 }
 
 /// Shared inputs of the criteria.
@@ -308,10 +344,13 @@ impl<'a> Calc<'a> {
         match col {
             Column::Board(n) => Value::int(
                 h.games(i)
-                    .filter_map(|g| g.boards.get(usize::from(n) - 1).copied().flatten())
+                    .flat_map(|g| &g.boards)
+                    .filter(|(position, _)| *position == n)
+                    .filter_map(|(_, r)| *r)
                     .map(|r| i64::from(r.points()))
                     .sum(),
             ),
+            Column::BestPlace => Value::ZERO,
             Column::Criterion(c) => match c {
                 Criterion::Points if self.t.settings().system == System::Relay => {
                     Value::int(self.relay_points(i))

@@ -8,8 +8,8 @@ use crate::history::{Entry, History};
 use crate::pairing::{self, Draft};
 use crate::standings::Standings;
 use crate::{
-    ColourChoice, Entrant, Game, LineupRule, NewPlayer, Note, Outcome, Player, PlayerId, Round,
-    Ruling, Settings, System, Team, TeamId, TeamMatch, TournamentError,
+    ColourChoice, Entrant, Game, NewPlayer, Note, Outcome, Player, PlayerId, Round, Ruling,
+    Settings, System, Team, TeamFormat, TeamId, TeamMatch, TournamentError,
 };
 
 /// The most entrants a Swiss or McMahon round pairs in one matching (the
@@ -165,6 +165,11 @@ impl Tournament {
             ));
         }
         check_settings(&settings)?;
+        if !self.rounds.is_empty() && settings.teams != self.settings.teams {
+            return Err(TournamentError::Settings(
+                "the team format cannot change once rounds are paired".into(),
+            ));
+        }
         if settings.teams.is_some() != self.settings.teams.is_some() && !self.players.is_empty() {
             return Err(TournamentError::Settings(
                 "an event cannot switch between individual and team once players are registered"
@@ -205,16 +210,24 @@ impl Tournament {
         self.players.get(id.index())
     }
 
-    /// Whether entrants are teams.
+    /// Whether entrants are teams: team matches and the relay. In a team
+    /// total-score event players are the entrants and teams are only ranked
+    /// (see [`Tournament::team_standings`]).
     #[must_use]
-    pub fn is_team_event(&self) -> bool {
-        self.settings.teams.is_some()
+    pub fn entrants_are_teams(&self) -> bool {
+        self.settings.teams.is_some_and(|t| t.format.has_matches())
+    }
+
+    /// The team format, in a team event.
+    #[must_use]
+    pub fn team_format(&self) -> Option<TeamFormat> {
+        self.settings.teams.map(|t| t.format)
     }
 
     /// How many entrants (players, or teams in a team event).
     #[must_use]
     pub fn entrant_count(&self) -> usize {
-        if self.is_team_event() {
+        if self.entrants_are_teams() {
             self.teams.len()
         } else {
             self.players.len()
@@ -224,7 +237,7 @@ impl Tournament {
     /// The entrant with index `i`.
     #[must_use]
     pub fn entrant(&self, i: usize) -> Entrant {
-        if self.is_team_event() {
+        if self.entrants_are_teams() {
             Entrant::Team(TeamId(i as u32))
         } else {
             Entrant::Player(PlayerId(i as u32))
@@ -243,7 +256,7 @@ impl Tournament {
     /// The round an entrant withdrew from, if any.
     #[must_use]
     pub fn withdrawn_from(&self, i: usize) -> Option<u32> {
-        if self.is_team_event() {
+        if self.entrants_are_teams() {
             self.teams.get(i).and_then(|t| t.withdrawn_from)
         } else {
             self.players.get(i).and_then(|p| p.withdrawn_from)
@@ -253,7 +266,7 @@ impl Tournament {
     /// Whether entrant `i` takes part in round `round`.
     #[must_use]
     pub fn entrant_plays_in(&self, i: usize, round: u32) -> bool {
-        if self.is_team_event() {
+        if self.entrants_are_teams() {
             self.teams
                 .get(i)
                 .is_some_and(|t| t.withdrawn_from.is_none_or(|w| round < w))
@@ -325,7 +338,8 @@ impl Tournament {
         if matches!(self.settings.system, System::McMahon(_)) && new.rank.is_none() {
             return Err(TournamentError::RankRequired(name.to_owned()));
         }
-        if !self.rounds.is_empty() && !self.settings.system.is_swiss() && !self.is_team_event() {
+        if !self.rounds.is_empty() && !self.settings.system.is_swiss() && !self.entrants_are_teams()
+        {
             return Err(TournamentError::RegistrationClosed(
                 "this system fixes its field at the first pairing",
             ));
@@ -386,8 +400,13 @@ impl Tournament {
             usize::from(ts.boards)
         };
         if members.len() < boards {
+            let what = match ts.format {
+                TeamFormat::TotalScore => "counted for the team total",
+                TeamFormat::AllPlayAll => "players a side",
+                _ => "boards",
+            };
             return Err(TournamentError::Lineup(format!(
-                "{name} has {} members for {boards} boards",
+                "{name} has {} members for {boards} {what}",
                 members.len()
             )));
         }
@@ -431,7 +450,11 @@ impl Tournament {
     /// Withdraws an entrant from the next unpaired round on (Art. 28): a
     /// Swiss player is not paired again; round robin and match games become
     /// forfeits, or are all cancelled when fewer than half were played
-    /// (round robin); knockout opponents win by forfeit.
+    /// (round robin); knockout opponents win by forfeit. A team in a team
+    /// match keeps its results and forfeits the rest, including the games of
+    /// its current match still without a result (an all-play-all match spans
+    /// several rounds of play). In a team total-score event every member
+    /// withdraws as a player under the system's rule.
     ///
     /// # Errors
     /// Already withdrawn.
@@ -452,7 +475,43 @@ impl Tournament {
             return Err(TournamentError::Withdrawn(name));
         }
         *slot = Some(from);
+        if let Entrant::Team(team) = entrant {
+            if self.entrants_are_teams() {
+                self.forfeit_pending(team);
+            } else {
+                let members = self.teams[team.index()].members.clone();
+                for m in members {
+                    let p = &mut self.players[m.index()];
+                    p.withdrawn_from = p.withdrawn_from.or(Some(from));
+                }
+            }
+        }
         Ok(())
+    }
+
+    /// The games of `team`'s matches in the last paired round that have no
+    /// result become forfeits against it.
+    fn forfeit_pending(&mut self, team: TeamId) {
+        let players = &self.players;
+        let Some(round) = self.rounds.last_mut() else {
+            return;
+        };
+        let in_match: Vec<u32> = (0..round.matches.len() as u32)
+            .filter(|&m| {
+                let tm = &round.matches[m as usize];
+                tm.black == team || tm.white == team
+            })
+            .collect();
+        for g in &mut round.games {
+            if g.outcome.is_none() && g.board.is_some_and(|(m, _)| in_match.contains(&m)) {
+                let black_leaves = players[g.black.index()].team == Some(team);
+                g.outcome = Some(Outcome::Forfeit(if black_leaves {
+                    shoutan_rules::Color::White
+                } else {
+                    shoutan_rules::Color::Black
+                }));
+            }
+        }
     }
 
     /// Marks a player absent (not paired) in a future round.
@@ -557,55 +616,86 @@ impl Tournament {
             self.draw = draw;
         }
         round.byes = draft.byes;
-        for (m, pair) in draft.pairs.iter().enumerate() {
-            let preset = pair.preset;
-            if self.is_team_event() && self.settings.system != System::Relay {
-                let (b, w) = (TeamId(pair.black), TeamId(pair.white));
-                round.matches.push(TeamMatch {
-                    table: m as u32 + 1,
-                    black: b,
-                    white: w,
-                });
-                let lb = self.default_lineup(b, number)?;
-                let lw = self.default_lineup(w, number)?;
-                for (i, (pb, pw)) in lb.into_iter().zip(lw).enumerate() {
-                    let board = i as u8 + 1;
-                    let (black, white) = if board % 2 == 1 { (pb, pw) } else { (pw, pb) };
-                    let outcome = preset.map(|o| match o {
-                        Outcome::Forfeit(c) if board.is_multiple_of(2) => {
-                            Outcome::Forfeit(c.opponent())
-                        }
-                        other => other,
-                    });
-                    round.games.push(Game {
-                        table: round.games.len() as u32 + 1,
-                        black,
-                        white,
-                        handicap: 0,
-                        colours: ColourChoice::Schedule,
-                        outcome,
-                        warnings: [0, 0],
-                        board: Some((m as u32, board)),
-                    });
-                }
-            } else {
+        if !self.entrants_are_teams() || self.settings.system == System::Relay {
+            for pair in &draft.pairs {
                 round.games.push(Game {
                     table: round.games.len() as u32 + 1,
                     black: PlayerId(pair.black),
                     white: PlayerId(pair.white),
                     handicap: pair.handicap,
                     colours: pair.colours,
-                    outcome: preset,
+                    outcome: pair.preset,
                     warnings: [0, 0],
                     board: None,
+                    match_round: None,
                 });
             }
+            return Ok(round);
+        }
+        let mut lineups = Vec::with_capacity(draft.pairs.len());
+        for (m, pair) in draft.pairs.iter().enumerate() {
+            let (b, w) = (TeamId(pair.black), TeamId(pair.white));
+            round.matches.push(TeamMatch {
+                table: m as u32 + 1,
+                black: b,
+                white: w,
+            });
+            lineups.push((
+                self.default_lineup(b, number)?,
+                self.default_lineup(w, number)?,
+            ));
+        }
+        // A game of match `m`: the first team's player, the second's, whether
+        // the first has black, the board and the round of the match.
+        let mut slots: Vec<(usize, PlayerId, PlayerId, bool, u8, Option<u8>)> = Vec::new();
+        if self.team_format() == Some(TeamFormat::AllPlayAll) {
+            let n = lineups.first().map_or(0, |(a, _)| a.len());
+            for slot in pairing::all_play_all::schedule(n) {
+                for (m, (a, b)) in lineups.iter().enumerate() {
+                    slots.push((
+                        m,
+                        a[slot.board],
+                        b[slot.second],
+                        slot.first_black,
+                        slot.board as u8 + 1,
+                        Some(slot.round as u8 + 1),
+                    ));
+                }
+            }
+        } else {
+            // Boards alternate colours: the first team has black on odd boards.
+            for (m, (a, b)) in lineups.iter().enumerate() {
+                for (i, (pa, pb)) in a.iter().zip(b).enumerate() {
+                    slots.push((m, *pa, *pb, i % 2 == 0, i as u8 + 1, None));
+                }
+            }
+        }
+        for (m, a, b, first_black, board, match_round) in slots {
+            let (black, white) = if first_black { (a, b) } else { (b, a) };
+            // A forfeit in the draft names the winning team by its colour on
+            // board 1: give each game to that team's player.
+            let outcome = draft.pairs[m].preset.map(|o| match o {
+                Outcome::Forfeit(c) if !first_black => Outcome::Forfeit(c.opponent()),
+                other => other,
+            });
+            round.games.push(Game {
+                table: round.games.len() as u32 + 1,
+                black,
+                white,
+                handicap: 0,
+                colours: ColourChoice::Schedule,
+                outcome,
+                warnings: [0, 0],
+                board: Some((m as u32, board)),
+                match_round,
+            });
         }
         Ok(round)
     }
 
     /// The line-up a team fields by default: its first members in registered
-    /// order (skipping unavailable ones unless boards are fixed).
+    /// order (skipping unavailable ones with substitutes or per-match
+    /// line-ups; fixed boards and all-play-all field the registered players).
     fn default_lineup(&self, team: TeamId, round: u32) -> Result<Vec<PlayerId>, TournamentError> {
         let ts = self
             .settings
@@ -613,9 +703,11 @@ impl Tournament {
             .ok_or_else(|| TournamentError::Settings("not a team event".into()))?;
         let t = &self.teams[team.index()];
         let boards = usize::from(ts.boards);
-        let lineup: Vec<PlayerId> = match ts.lineup {
-            LineupRule::FixedBoards => t.members.iter().take(boards).copied().collect(),
-            LineupRule::Substitutes | LineupRule::PerMatch => t
+        let lineup: Vec<PlayerId> = match ts.format {
+            TeamFormat::FixedBoards | TeamFormat::AllPlayAll | TeamFormat::TotalScore => {
+                t.members.iter().take(boards).copied().collect()
+            }
+            TeamFormat::Substitutes | TeamFormat::PerMatch => t
                 .members
                 .iter()
                 .filter(|p| self.players[p.index()].plays_in(round))
@@ -635,7 +727,8 @@ impl Tournament {
 
     /// Replaces a team's line-up in a match whose games have no result yet.
     /// Fixed boards allow no change; with substitutes the registered order
-    /// must be kept; per-match line-ups may be in any order.
+    /// must be kept; per-match line-ups may be in any order. All-play-all
+    /// matches field the registered players and take no line-up.
     ///
     /// # Errors
     /// Unknown round, match or team, results already recorded, or a line-up
@@ -649,7 +742,14 @@ impl Tournament {
         let ts = self
             .settings
             .teams
-            .ok_or_else(|| TournamentError::Settings("not a team event".into()))?;
+            .filter(|t| t.format.has_matches() && self.settings.system != System::Relay)
+            .ok_or_else(|| TournamentError::Settings("not a team match event".into()))?;
+        if ts.format == TeamFormat::AllPlayAll {
+            return Err(TournamentError::Lineup(format!(
+                "in an all-play-all match each team's first {} registered players meet all the others",
+                ts.boards
+            )));
+        }
         let r = round
             .checked_sub(1)
             .and_then(|i| self.rounds.get(i as usize))
@@ -690,13 +790,13 @@ impl Tournament {
                     self.players[p.index()].name
                 )));
             }
-            match ts.lineup {
-                LineupRule::FixedBoards if pos != i => {
+            match ts.format {
+                TeamFormat::FixedBoards if pos != i => {
                     return Err(TournamentError::Lineup(
                         "boards are fixed: the line-up is the registered order".into(),
                     ));
                 }
-                LineupRule::Substitutes if i > 0 => {
+                TeamFormat::Substitutes if i > 0 => {
                     let prev = members
                         .iter()
                         .position(|x| *x == lineup[i - 1])
@@ -762,7 +862,7 @@ impl Tournament {
     /// withdrawn entrant) rather than by the arbiter.
     fn preset_outcome(&self, g: &Game) -> bool {
         let out = |p: PlayerId| {
-            let i = if self.is_team_event() {
+            let i = if self.entrants_are_teams() {
                 self.players[p.index()]
                     .team
                     .map_or(p.index(), TeamId::index)
@@ -886,6 +986,39 @@ impl Tournament {
         Standings::compute(self, self.complete_rounds())
     }
 
+    /// The team standings of a team total-score event (队员总分制), from its
+    /// individual standings; `None` in any other event.
+    ///
+    /// ```
+    /// use shoutan_tournament::{
+    ///     NewPlayer, Outcome, Settings, System, TeamFormat, TeamSettings, Tournament,
+    /// };
+    /// let teams = TeamSettings { boards: 2, format: TeamFormat::TotalScore };
+    /// let mut s = Settings::new(System::RoundRobin { cycles: 1 }, Some(teams));
+    /// s.seed = 1;
+    /// let mut t = Tournament::new("Schools cup", s).unwrap();
+    /// let mut ids = Vec::new();
+    /// for name in ["a1", "a2", "b1", "b2"] {
+    ///     ids.push(t.add_player(NewPlayer::ranked(name, "1d".parse().unwrap())).unwrap());
+    /// }
+    /// t.add_team("A", &ids[..2]).unwrap();
+    /// t.add_team("B", &ids[2..]).unwrap();
+    /// for round in 1..=3 {
+    ///     let tables: Vec<u32> = t.pair_next_round().unwrap().games.iter().map(|g| g.table).collect();
+    ///     for table in tables {
+    ///         t.record(round, table, Outcome::Draw).unwrap();
+    ///     }
+    /// }
+    /// let individual = t.standings();
+    /// let teams = t.team_standings(&individual).unwrap();
+    /// assert_eq!(teams.rows.len(), 2);
+    /// assert_eq!(teams.rows[0].values[0].to_string(), "6"); // two members, three draws each
+    /// ```
+    #[must_use]
+    pub fn team_standings(&self, individual: &Standings) -> Option<Standings> {
+        crate::team_total::standings(self, individual)
+    }
+
     /// Rounds whose every game has a result.
     #[must_use]
     pub fn complete_rounds(&self) -> u32 {
@@ -989,6 +1122,14 @@ impl Tournament {
                         r.number, g.table
                     ));
                 }
+                let size = self.settings.teams.map_or(0, |t| t.boards);
+                let outside = |x: u8| x == 0 || x > size;
+                if g.board.is_some_and(|(_, b)| outside(b)) || g.match_round.is_some_and(outside) {
+                    return bad(format!(
+                        "round {} table {} names a board or match round outside 1–{size}",
+                        r.number, g.table
+                    ));
+                }
             }
             for b in &r.byes {
                 if crate::history::entrant_index(b.entrant) >= self.entrant_count() {
@@ -1052,13 +1193,34 @@ fn check_settings(s: &Settings) -> Result<(), TournamentError> {
         System::Relay if s.teams.is_none() => return bad("a relay (擂台赛) is between two teams"),
         _ => {}
     }
+    let format = s.teams.map(|t| t.format);
+    if s.system == System::Relay
+        && matches!(
+            format,
+            Some(TeamFormat::AllPlayAll | TeamFormat::TotalScore)
+        )
+    {
+        return bad("a relay (擂台赛) has its own order of play: use fixed boards");
+    }
+    if format == Some(TeamFormat::TotalScore)
+        && matches!(s.system, System::Knockout { .. } | System::BestOf { .. })
+    {
+        return bad(
+            "a team total score (队员总分制) adds up points of a round robin, Swiss or McMahon",
+        );
+    }
+    if s.avoid_teammates && format != Some(TeamFormat::TotalScore) {
+        return bad("avoiding teammates is for team total-score events, where players are paired");
+    }
     if s.system.is_swiss() && s.rounds.is_none_or(|r| r == 0) {
         return bad("Swiss and McMahon events need a number of rounds");
     }
     if s.teams.is_some_and(|t| t.boards == 0) {
         return bad("a team match needs at least one board");
     }
-    if s.teams.is_some() && matches!(s.system, System::McMahon(_) | System::BestOf { .. }) {
+    if format.is_some_and(TeamFormat::has_matches)
+        && matches!(s.system, System::McMahon(_) | System::BestOf { .. })
+    {
         return bad("McMahon and best-of-N matches are individual systems");
     }
     if s.bye_points > 2 {
@@ -1068,8 +1230,10 @@ fn check_settings(s: &Settings) -> Result<(), TournamentError> {
         return bad("the standings need at least one criterion");
     }
     let team_only = [crate::Criterion::BoardPoints, crate::Criterion::Boards];
-    if s.teams.is_none() && s.criteria.iter().any(|c| team_only.contains(c)) {
-        return bad("board points are for team events");
+    if !format.is_some_and(TeamFormat::has_matches)
+        && s.criteria.iter().any(|c| team_only.contains(c))
+    {
+        return bad("board points are for team matches");
     }
     if !matches!(s.system, System::McMahon(_)) && s.criteria.contains(&crate::Criterion::Mms) {
         return bad("MMS is for McMahon events");

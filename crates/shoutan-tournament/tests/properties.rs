@@ -9,8 +9,8 @@ use std::collections::{HashMap, HashSet};
 use proptest::prelude::*;
 use shoutan_rules::Color;
 use shoutan_tournament::{
-    Criterion, Entrant, HandicapBasis, HandicapRule, McMahon, PlayerResult, Seeding, Settings,
-    System, Tournament, sim,
+    Criterion, Entrant, HandicapBasis, HandicapRule, McMahon, PlayerId, PlayerResult, Seeding,
+    Settings, System, TeamFormat, TeamSettings, Tournament, Value, sim,
 };
 
 fn system(mcmahon: bool) -> System {
@@ -134,5 +134,66 @@ proptest! {
             t
         };
         prop_assert_eq!(build(), build());
+    }
+
+    /// Team total score over generated fields in teams of 2 to 5: teammates
+    /// never meet (with dozens of teams it is always avoidable), and the
+    /// team standings add up the counted members' points, best first.
+    #[test]
+    fn team_total_events_keep_teammates_apart(
+        n in 60usize..200,
+        rounds in 3u32..7,
+        seed in any::<u64>(),
+        mcmahon in any::<bool>(),
+        counted in 1u8..3,
+    ) {
+        let mut settings = Settings::new(system(mcmahon), Some(TeamSettings { boards: counted, format: TeamFormat::TotalScore }));
+        settings.rounds = Some(rounds);
+        settings.seed = seed;
+        settings.avoid_teammates = true;
+        let mut t = Tournament::new("Generated teams", settings).unwrap();
+        let ids: Vec<PlayerId> = sim::field(n, seed).into_iter().map(|p| t.add_player(p).unwrap()).collect();
+        let mut rng = fastrand::Rng::with_seed(seed);
+        let mut start = 0;
+        while start < ids.len() {
+            let size = rng.usize(2..=5).min(ids.len() - start).max(1);
+            let members = &ids[start..start + size];
+            if members.len() >= usize::from(counted) {
+                t.add_team(&format!("Team {start}"), members).unwrap();
+            }
+            start += size;
+        }
+        for r in 1..=rounds {
+            let round = t.pair_next_round().unwrap().clone();
+            for g in &round.games {
+                let team = |p: PlayerId| t.player(p).unwrap().team;
+                prop_assert!(team(g.black).is_none() || team(g.black) != team(g.white), "teammates in round {}", r);
+            }
+            sim::play_last_round(&mut t, &mut rng).unwrap();
+        }
+        let s = t.standings();
+        let teams = t.team_standings(&s).unwrap();
+        prop_assert_eq!(teams.rows.len(), t.teams().len());
+        let points = |p: PlayerId| t.games().map(|(_, g)| match g.color_of(p) {
+            Some(c) => g.outcome.map_or(0, |o| o.for_color(c).points()),
+            None => 0,
+        }).sum::<u32>() + t.rounds().iter().flat_map(|r| &r.byes).filter(|b| b.entrant == Entrant::Player(p)).map(|b| u32::from(b.points)).sum::<u32>();
+        for w in teams.rows.windows(2) {
+            prop_assert!(w[0].values >= w[1].values, "{} before {}", w[0].name, w[1].name);
+        }
+        for row in &teams.rows {
+            prop_assert_eq!(row.members.len(), usize::from(counted));
+            let sum: u32 = row.members.iter().map(|&p| points(p)).sum();
+            prop_assert_eq!(row.values[0], Value::int(i64::from(sum)));
+            // The counted members are the team's best placed.
+            let Entrant::Team(id) = row.entrant else { unreachable!() };
+            let place = |p: &PlayerId| s.row(Entrant::Player(*p)).unwrap().place;
+            let worst_counted = row.members.iter().map(place).max().unwrap();
+            for m in &t.teams()[id.index()].members {
+                if !row.members.contains(m) {
+                    prop_assert!(place(m) >= worst_counted);
+                }
+            }
+        }
     }
 }

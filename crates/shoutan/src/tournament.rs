@@ -10,8 +10,8 @@ use shoutan_rules::{Color, Rank};
 use shoutan_tournament::formats::report::{self, Format};
 use shoutan_tournament::formats::{csv, h9, opengotha, trf};
 use shoutan_tournament::{
-    ColourRule, Criterion, Entrant, HandicapBasis, HandicapRule, LineupRule, McMahon, NewPlayer,
-    Outcome, Ruling, Seeding, Settings, System, TeamSettings, TieRule, Tournament,
+    ColourRule, Criterion, Entrant, HandicapBasis, HandicapRule, McMahon, NewPlayer, Outcome,
+    Ruling, Seeding, Settings, System, TeamFormat, TeamSettings, TieRule, Tournament,
     WithdrawnValuation, file,
 };
 
@@ -114,7 +114,8 @@ pub enum Command {
     Withdraw {
         /// The tournament file.
         file: PathBuf,
-        /// The player or team (number or name; teams as T1 or their name).
+        /// The player or team (number or name; teams as T1 or their name;
+        /// in a team total-score event a team withdraws all its players).
         who: String,
     },
     /// Print the standings with the crosstable.
@@ -268,12 +269,17 @@ pub struct NewArgs {
     /// Handicap ceiling (0: even games).
     #[arg(long, default_value_t = 0)]
     ceiling: u8,
-    /// Team event with this many boards per match.
+    /// Team event with this many boards per match (all-play-all: players
+    /// a side; total-score: members whose points count for the team).
     #[arg(long)]
     boards: Option<u8>,
-    /// Team line-ups: fixed, substitutes or per-match.
-    #[arg(long, default_value = "fixed")]
-    lineup: String,
+    /// Team format (needs --boards): fixed (分台定人制, the default),
+    /// substitutes (定台换人制), per-match (临场出人制), all-play-all
+    /// (全队轮赛制: each player meets every player of the other team), or
+    /// total-score (队员总分制: players paired as individuals, teams ranked by
+    /// their members' points).
+    #[arg(long, visible_alias = "lineup")]
+    team_format: Option<String>,
     /// Standings order, comma-separated (default per system): points, mms,
     /// sb, sos, sos-1, sosos, sodos, cuss, direct, warnings, total,
     /// board-points, boards, progress.
@@ -294,6 +300,10 @@ pub struct NewArgs {
     /// Avoid pairing players of one country.
     #[arg(long)]
     avoid_country: bool,
+    /// Team total score: never pair teammates while avoidable (Swiss,
+    /// McMahon); in a round robin they meet in round 1.
+    #[arg(long)]
+    avoid_teammates: bool,
     /// Points for a bye (default: 2 in Swiss-like systems, 0 in round robin).
     #[arg(long)]
     bye_points: Option<u8>,
@@ -409,8 +419,13 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             Ok("note added".into())
         }),
         Command::Withdraw { file, who } => change(&file, |t| {
-            let entrant = if t.is_team_event() && t.settings().system != System::Relay {
+            let entrant = if t.entrants_are_teams() && t.settings().system != System::Relay {
                 t.find_team(&who).map(Entrant::Team)?
+            } else if t.team_format() == Some(TeamFormat::TotalScore) {
+                match t.find_player(&who) {
+                    Ok(p) => Entrant::Player(p),
+                    Err(e) => t.find_team(&who).map(Entrant::Team).map_err(|_| e)?,
+                }
             } else {
                 t.find_player(&who).map(Entrant::Player)?
             };
@@ -470,17 +485,20 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             let text = match format.to_lowercase().as_str() {
                 "opengotha" | "xml" => {
                     anyhow::ensure!(
-                        !t.is_team_event(),
+                        !t.entrants_are_teams(),
                         "OpenGotha export is for individual events"
                     );
                     opengotha::export(&t)
                 }
                 "h9" | "egf" => {
-                    anyhow::ensure!(!t.is_team_event(), "EGF results are for individual events");
+                    anyhow::ensure!(
+                        !t.entrants_are_teams(),
+                        "EGF results are for individual events"
+                    );
                     h9::export(&t)
                 }
                 "trf" => {
-                    anyhow::ensure!(!t.is_team_event(), "TRF-16 is for individual events");
+                    anyhow::ensure!(!t.entrants_are_teams(), "TRF-16 is for individual events");
                     trf::export(&t)
                 }
                 "html" => report::standings(&t, &t.standings(), Format::Html),
@@ -609,22 +627,23 @@ fn new(a: NewArgs) -> anyhow::Result<ExitCode> {
             "unknown system {other:?} (expected swiss, mcmahon, round-robin, knockout, swiss-elimination, best-of or relay)"
         ),
     };
+    let format = a
+        .team_format
+        .as_deref()
+        .map(str::parse::<TeamFormat>)
+        .transpose()?;
     let teams = match (a.boards, system) {
         (Some(boards), _) => Some(TeamSettings {
             boards,
-            lineup: match a.lineup.to_lowercase().as_str() {
-                "fixed" => LineupRule::FixedBoards,
-                "substitutes" => LineupRule::Substitutes,
-                "per-match" => LineupRule::PerMatch,
-                other => bail!(
-                    "unknown line-up rule {other:?} (expected fixed, substitutes or per-match)"
-                ),
-            },
+            format: format.unwrap_or_default(),
         }),
         (None, System::Relay) => Some(TeamSettings {
             boards: 1,
-            lineup: LineupRule::FixedBoards,
+            format: format.unwrap_or_default(),
         }),
+        (None, _) if format.is_some() => {
+            bail!("--team-format needs --boards (boards per match, or players a side)")
+        }
         (None, _) => None,
     };
     let mut s = Settings::new(system, teams);
@@ -654,6 +673,7 @@ fn new(a: NewArgs) -> anyhow::Result<ExitCode> {
     };
     s.avoid_same_club = a.avoid_club;
     s.avoid_same_country = a.avoid_country;
+    s.avoid_teammates = a.avoid_teammates;
     if let Some(b) = a.bye_points {
         s.bye_points = b;
     }
@@ -736,6 +756,18 @@ fn summary(t: &Tournament) -> String {
     let s = t.settings();
     let mut out = format!("# {}\n\n", t.name());
     out.push_str(&format!("- system: {:?}\n", s.system));
+    if let Some(teams) = s.teams {
+        out.push_str(&format!(
+            "- teams: {} ({} {})\n",
+            teams.format,
+            teams.boards,
+            match teams.format {
+                TeamFormat::AllPlayAll => "players a side",
+                TeamFormat::TotalScore => "members counted",
+                _ => "boards",
+            }
+        ));
+    }
     if let Some(r) = s.rounds {
         out.push_str(&format!("- rounds planned: {r}\n"));
     }

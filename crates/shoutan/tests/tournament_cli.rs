@@ -299,3 +299,229 @@ fn a_team_event() {
     let s = ok(&["standings", e]);
     assert!(s.contains("| B1 | B2 |"), "{s}");
 }
+
+#[test]
+fn an_all_play_all_match_between_two_teams() {
+    let d = Dir::new("all-play-all");
+    let ev = d.path("match.json");
+    let e = ev.to_str().unwrap();
+    ok(&[
+        "new",
+        e,
+        "--name",
+        "Friendship match",
+        "--system",
+        "round-robin",
+        "--boards",
+        "2",
+        "--team-format",
+        "all-play-all",
+        "--seed",
+        "3",
+    ]);
+    assert!(ok(&["show", e]).contains("- teams: all-play-all (2 players a side)"));
+    for name in ["x1", "x2", "y1", "y2"] {
+        ok(&["players", "add", e, "--name", name, "--rank", "1d"]);
+    }
+    ok(&["teams", "add", e, "--name", "X", "--members", "x1,x2"]);
+    refused(
+        &ev,
+        &["teams", "add", e, "--name", "Z", "--members", "x1"],
+        "1 members for 2 players a side",
+    );
+    ok(&["teams", "add", e, "--name", "Y", "--members", "y1,y2"]);
+    // One match of four games over two rounds of the match.
+    let pairing = ok(&["pair", e]);
+    assert!(
+        pairing.contains("| 1 (match 1, match round 1, board 1) | x1 (1d) | y1 (1d) |")
+            && pairing.contains("| 3 (match 1, match round 2, board 1) | y2 (1d) | x1 (1d) |")
+            && pairing.contains("| 4 (match 1, match round 2, board 2) | y1 (1d) | x2 (1d) |"),
+        "{pairing}"
+    );
+    refused(
+        &ev,
+        &[
+            "lineup",
+            e,
+            "--round",
+            "1",
+            "--team",
+            "X",
+            "--players",
+            "x2,x1",
+        ],
+        "all-play-all",
+    );
+    ok(&["result", e, "--table", "1", "B+"]); // x1 beats y1
+    ok(&["result", e, "--table", "2", "W+"]); // y2 beats x2
+    // Y leaves: its two games still to play are forfeits, X wins 6–2.
+    assert!(ok(&["withdraw", e, "Y"]).contains("Y withdrawn"));
+    let s = ok(&["standings", e]);
+    assert!(
+        s.contains("| POINTS | BOARD-POINTS | B1 | B2 |")
+            && s.contains("| 1 | X |  |  | 2 | 6 | 4 | 2 |")
+            && s.contains("| 2 | Y (withdrawn) |  |  | 0 | 2 | 0 | 2 |"),
+        "{s}"
+    );
+    refused(
+        &ev,
+        &["export", e, "--format", "trf"],
+        "TRF-16 is for individual events",
+    );
+    refused(&ev, &["pair", e], "all 1 rounds are paired");
+}
+
+#[test]
+fn a_team_total_score_swiss() {
+    let d = Dir::new("total-score");
+    let ev = d.path("schools.json");
+    let e = ev.to_str().unwrap();
+    ok(&[
+        "new",
+        e,
+        "--name",
+        "Schools cup",
+        "--system",
+        "swiss",
+        "--rounds",
+        "2",
+        "--boards",
+        "2",
+        "--team-format",
+        "total-score",
+        "--avoid-teammates",
+        "--seed",
+        "9",
+    ]);
+    let csv = d.path("players.csv");
+    // Seeded by rank, round 1 would pair A1–A2 and B1–B2 (slide) without
+    // the teammate rule.
+    std::fs::write(
+        &csv,
+        "name,rank,team\nA1,6d,Alpha\nB1,5d,Beta\nA2,4d,Alpha\nB2,3d,Beta\n",
+    )
+    .unwrap();
+    assert!(ok(&["players", "import", e, csv.to_str().unwrap()]).contains("4 players registered"));
+    let r1 = ok(&["pair", e]);
+    for line in r1
+        .lines()
+        .filter(|l| l.starts_with("| 1 ") || l.starts_with("| 2 "))
+    {
+        let alpha = line.matches("| A").count();
+        assert_eq!(alpha, 1, "teammates paired: {line}\n{r1}");
+    }
+    ok(&["result", e, "--table", "1", "B+"]);
+    ok(&["result", e, "--table", "2", "B+"]);
+    ok(&["pair", e]);
+    ok(&["result", e, "--table", "1", "W+"]);
+    ok(&["result", e, "--table", "2", "W+"]);
+    // By hand: round 1 A1–B1, B2–A2 (black wins); round 2 A1–B2, A2–B1
+    // (white wins): A1 2, A2 0, B1 2, B2 4. Totals (points + SOS ÷ 2 − 2):
+    // A1 3, B2 3, B1 1, A2 1. Beta 6 points, Σ total 4, best place 1=.
+    let s = ok(&["standings", e]);
+    assert!(
+        s.contains("## Schools cup — team standings after round 2")
+            && s.contains("| Pl | Team | Members | POINTS | TOTAL | WARNINGS | BEST |")
+            && s.contains("| 1 | Beta | B2 4, B1 2 | 6 | 4 | 0 | 1 |")
+            && s.contains("| 2 | Alpha | A1 2, A2 0 | 2 | 4 | 0 | 1 |"),
+        "{s}"
+    );
+    let html = ok(&["standings", e, "--format", "html"]);
+    assert_eq!(html.matches("<table>").count(), 2, "{html}");
+    assert!(html.trim_end().ends_with("</body></html>"));
+    // Individual games export as they do for any individual event.
+    assert!(ok(&["export", e, "--format", "h9"]).contains("; EV[Schools cup]"));
+    // T2 is a team: both its players withdraw.
+    ok(&["withdraw", e, "T2"]);
+    let players = ok(&["players", "list", e]);
+    assert_eq!(
+        players.matches("withdrawn from round 3").count(),
+        2,
+        "{players}"
+    );
+}
+
+#[test]
+fn team_options_are_checked() {
+    let d = Dir::new("team-options");
+    let ev = d.path("x.json");
+    let e = ev.to_str().unwrap();
+    let fails = |args: &[&str], message: &str| {
+        let out = shoutan(args);
+        assert!(!out.status.success(), "{args:?} succeeded");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(message), "{args:?}: {err}");
+        assert!(!ev.exists(), "{args:?} created the file");
+    };
+    fails(
+        &[
+            "new",
+            e,
+            "--name",
+            "X",
+            "--system",
+            "round-robin",
+            "--team-format",
+            "all-play-all",
+        ],
+        "--team-format needs --boards",
+    );
+    fails(
+        &[
+            "new",
+            e,
+            "--name",
+            "X",
+            "--system",
+            "round-robin",
+            "--boards",
+            "2",
+            "--team-format",
+            "doubles",
+        ],
+        "is not a team format",
+    );
+    fails(
+        &[
+            "new",
+            e,
+            "--name",
+            "X",
+            "--system",
+            "swiss",
+            "--rounds",
+            "3",
+            "--avoid-teammates",
+        ],
+        "teammates",
+    );
+    fails(
+        &[
+            "new",
+            e,
+            "--name",
+            "X",
+            "--system",
+            "knockout",
+            "--boards",
+            "3",
+            "--team-format",
+            "total-score",
+        ],
+        "team total score",
+    );
+    // The old spelling still works.
+    ok(&[
+        "new",
+        e,
+        "--name",
+        "X",
+        "--system",
+        "round-robin",
+        "--boards",
+        "2",
+        "--lineup",
+        "per-match",
+    ]);
+    assert!(ok(&["show", e]).contains("- teams: per-match (2 boards)"));
+}

@@ -425,6 +425,7 @@ pub fn import(xml: &str) -> Result<Tournament, OpenGothaError> {
             outcome,
             warnings: [0, 0],
             board: None,
+            match_round: None,
         });
     }
     for (_, a) in els.iter().filter(|(n, _)| n == "ByePlayer") {

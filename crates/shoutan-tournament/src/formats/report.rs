@@ -81,9 +81,78 @@ fn describe(t: &Tournament, e: Entrant) -> (String, String) {
     }
 }
 
-/// The standings with the crosstable.
+/// The standings with the crosstable; in a team total-score event, the
+/// team standings follow with each team's counted members.
 #[must_use]
 pub fn standings(t: &Tournament, s: &Standings, format: Format) -> String {
+    let title = format!("{} — standings after round {}", t.name(), s.rounds);
+    let mut body = individual_standings(t, s, &title, format);
+    if let Some(teams) = t.team_standings(s) {
+        body.push('\n');
+        body.push_str(&team_standings(t, s, &teams, format));
+    }
+    page(&title, &body, format)
+}
+
+/// The team table of a team total-score event: place, team, the counted
+/// members with their points, the sums, the best member's place.
+fn team_standings(t: &Tournament, s: &Standings, teams: &Standings, format: Format) -> String {
+    let history = t.history(s.rounds);
+    let mut head: Vec<String> = vec!["Pl".into(), "Team".into(), "Members".into()];
+    head.extend(teams.columns.iter().map(|c| c.header()));
+    let rows: Vec<Vec<String>> = teams
+        .rows
+        .iter()
+        .map(|row| {
+            let members = row
+                .members
+                .iter()
+                .map(|&p| {
+                    let name = t.player(p).map_or("?", |x| x.name.as_str());
+                    format!("{name} {}", history.points(p.index()))
+                })
+                .collect::<Vec<_>>()
+                .join(", ");
+            let mut line = vec![place_text(row), withdrawn_text(row), members];
+            line.extend((0..teams.columns.len()).map(|k| teams.shown(row, k).to_string()));
+            line
+        })
+        .collect();
+    let title = format!("{} — team standings after round {}", t.name(), s.rounds);
+    section(&title, &head, &rows, playoff_note(teams), format)
+}
+
+fn playoff_note(s: &Standings) -> &'static str {
+    if s.rows.iter().any(|r| r.playoff) {
+        "* tied: a playoff decides the place"
+    } else {
+        ""
+    }
+}
+
+fn place_text(row: &crate::Row) -> String {
+    format!(
+        "{}{}",
+        row.place,
+        if row.playoff {
+            "*"
+        } else if row.shared {
+            "="
+        } else {
+            ""
+        }
+    )
+}
+
+fn withdrawn_text(row: &crate::Row) -> String {
+    if row.withdrawn {
+        format!("{} (withdrawn)", row.name)
+    } else {
+        row.name.clone()
+    }
+}
+
+fn individual_standings(t: &Tournament, s: &Standings, title: &str, format: Format) -> String {
     let place_of = |e: Entrant| s.row(e).map_or(0, |r| r.place);
     let mut head: Vec<String> = vec!["Pl".into(), "Name".into(), "Rank".into(), "From".into()];
     head.extend(s.columns.iter().map(|c| c.header()));
@@ -92,36 +161,14 @@ pub fn standings(t: &Tournament, s: &Standings, format: Format) -> String {
         .rows
         .iter()
         .map(|row| {
-            let place = format!(
-                "{}{}",
-                row.place,
-                if row.playoff {
-                    "*"
-                } else if row.shared {
-                    "="
-                } else {
-                    ""
-                }
-            );
-            let name = if row.withdrawn {
-                format!("{} (withdrawn)", row.name)
-            } else {
-                row.name.clone()
-            };
             let (rank, from) = describe(t, row.entrant);
-            let mut line = vec![place, name, rank, from];
+            let mut line = vec![place_text(row), withdrawn_text(row), rank, from];
             line.extend((0..s.columns.len()).map(|k| s.shown(row, k).to_string()));
             line.extend(row.cells.iter().map(|c| cell_text(c, &place_of)));
             line
         })
         .collect();
-    let title = format!("{} — standings after round {}", t.name(), s.rounds);
-    let note = if s.rows.iter().any(|r| r.playoff) {
-        "* tied: a playoff decides the place"
-    } else {
-        ""
-    };
-    table(&title, &head, &rows, note, format)
+    section(title, &head, &rows, playoff_note(s), format)
 }
 
 /// The pairings of a round: table, black, white, handicap, result.
@@ -157,9 +204,12 @@ pub fn pairings(t: &Tournament, round: u32, format: Format) -> String {
                 ColourChoice::Schedule => "schedule".into(),
                 ColourChoice::Pairing => "pairing".into(),
             };
-            let table = match g.board {
-                Some((m, b)) => format!("{} (match {}, board {b})", g.table, m + 1),
-                None => g.table.to_string(),
+            let table = match (g.board, g.match_round) {
+                (Some((m, b)), Some(r)) => {
+                    format!("{} (match {}, match round {r}, board {b})", g.table, m + 1)
+                }
+                (Some((m, b)), None) => format!("{} (match {}, board {b})", g.table, m + 1),
+                _ => g.table.to_string(),
             };
             vec![
                 table,
@@ -190,16 +240,18 @@ pub fn pairings(t: &Tournament, round: u32, format: Format) -> String {
             String::new(),
         ]);
     }
-    table(
-        &format!("{} — round {round}", t.name()),
-        &head,
-        &rows,
-        "",
-        format,
-    )
+    let title = format!("{} — round {round}", t.name());
+    page(&title, &section(&title, &head, &rows, "", format), format)
 }
 
-fn table(title: &str, head: &[String], rows: &[Vec<String>], note: &str, format: Format) -> String {
+/// A titled table with a note under it.
+fn section(
+    title: &str,
+    head: &[String],
+    rows: &[Vec<String>],
+    note: &str,
+    format: Format,
+) -> String {
     let mut out = String::new();
     match format {
         Format::Markdown => {
@@ -226,11 +278,7 @@ fn table(title: &str, head: &[String], rows: &[Vec<String>], note: &str, format:
             }
         }
         Format::Html => {
-            let _ = writeln!(
-                out,
-                "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{0}</title>\n<style>body{{font-family:sans-serif}}table{{border-collapse:collapse}}td,th{{border:1px solid #999;padding:2px 6px;text-align:left}}tr:nth-child(even){{background:#f3f3f3}}</style>\n</head><body>\n<h1>{0}</h1>\n<table>",
-                esc(title)
-            );
+            let _ = writeln!(out, "<h1>{}</h1>\n<table>", esc(title));
             let _ = writeln!(
                 out,
                 "<tr>{}</tr>",
@@ -251,8 +299,18 @@ fn table(title: &str, head: &[String], rows: &[Vec<String>], note: &str, format:
             if !note.is_empty() {
                 let _ = writeln!(out, "<p>{}</p>", esc(note));
             }
-            let _ = writeln!(out, "</body></html>");
         }
     }
     out
+}
+
+/// Sections as one document: a standalone HTML page, or Markdown as is.
+fn page(title: &str, body: &str, format: Format) -> String {
+    match format {
+        Format::Markdown => body.to_owned(),
+        Format::Html => format!(
+            "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{}</title>\n<style>body{{font-family:sans-serif}}table{{border-collapse:collapse}}td,th{{border:1px solid #999;padding:2px 6px;text-align:left}}tr:nth-child(even){{background:#f3f3f3}}</style>\n</head><body>\n{body}</body></html>\n",
+            esc(title)
+        ),
+    }
 }

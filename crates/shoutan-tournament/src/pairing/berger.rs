@@ -2,7 +2,10 @@
 //! event's seed at the first pairing; with an odd field the extra number is
 //! a rest. Each new cycle swaps the colours. A withdrawn player's remaining
 //! games are forfeits, or cancelled with all the player's results when fewer
-//! than half were played (Art. 28).
+//! than half were played (Art. 28). In a team total-score event that avoids
+//! teammates, teammates cannot avoid each other in a round robin, so the
+//! draw makes them meet in round 1, before results could tempt anyone to
+//! arrange a game.
 
 use crate::pairing::{Draft, DraftPair, bye, seed_order};
 use crate::{ColourChoice, Outcome, Tournament, TournamentError};
@@ -43,6 +46,9 @@ pub(crate) fn draft(t: &Tournament, number: u32, cycles: u8) -> Result<Draft, To
             .collect();
         v.sort_unstable();
         fastrand::Rng::with_seed(t.settings().seed).shuffle(&mut v);
+        if t.settings().avoid_teammates {
+            v = teammates_first(t, &v);
+        }
         draft.draw = Some(v.clone());
         v
     } else {
@@ -99,6 +105,51 @@ pub(crate) fn draft(t: &Tournament, number: u32, cycles: u8) -> Result<Draft, To
         });
     }
     Ok(draft)
+}
+
+/// Reorders a drawn order (entrant indices by Berger number) so that
+/// teammates meet in round 1: teammates are paired in drawn order, the
+/// others with each other, and the pairs fill round 1's games in order (an
+/// odd one out takes the rest).
+fn teammates_first(t: &Tournament, drawn: &[u32]) -> Vec<u32> {
+    let team = |i: u32| t.players()[i as usize].team;
+    let mut pairs = Vec::new();
+    let mut single = Vec::new();
+    let mut used = vec![false; drawn.len()];
+    for a in 0..drawn.len() {
+        if used[a] {
+            continue;
+        }
+        used[a] = true;
+        let mate = (a + 1..drawn.len())
+            .find(|&b| !used[b] && team(drawn[a]).is_some() && team(drawn[a]) == team(drawn[b]));
+        match mate {
+            Some(b) => {
+                used[b] = true;
+                pairs.push((drawn[a], Some(drawn[b])));
+            }
+            None => single.push(drawn[a]),
+        }
+    }
+    pairs.extend(single.chunks(2).map(|c| (c[0], c.get(1).copied())));
+    // The pair without a partner goes where round 1 has the rest.
+    pairs.sort_by_key(|p| p.1.is_some());
+    let n = drawn.len() as u32;
+    let even = n + n % 2;
+    let mut order = vec![u32::MAX; even as usize];
+    let mut slots = berger_round(even, 1);
+    slots.sort_by_key(|&(a, b)| a.max(b) <= n);
+    for ((a, b), (x, y)) in slots.into_iter().zip(pairs) {
+        match y {
+            Some(y) => {
+                order[a as usize - 1] = x;
+                order[b as usize - 1] = y;
+            }
+            None => order[a.min(b) as usize - 1] = x,
+        }
+    }
+    order.truncate(n as usize);
+    order
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 //! round (pairs with colours and handicap, byes, results already decided by
 //! withdrawals), which the tournament then turns into games.
 
+pub(crate) mod all_play_all;
 mod berger;
 mod best_of;
 mod knockout;
@@ -58,7 +59,7 @@ pub(crate) fn seed_order(t: &Tournament, round: u32) -> Vec<usize> {
     let mut v: Vec<usize> = (0..t.entrant_count())
         .filter(|&i| t.entrant_plays_in(i, round))
         .collect();
-    if !t.is_team_event() {
+    if !t.entrants_are_teams() {
         v.sort_by_key(|&i| {
             let p = &t.players()[i];
             (
@@ -83,7 +84,7 @@ pub(crate) fn even_colours(
     a: usize,
     b: usize,
 ) -> (u32, u32, ColourChoice) {
-    if t.settings().colours == ColourRule::Nigiri && !t.is_team_event() {
+    if t.settings().colours == ColourRule::Nigiri && !t.entrants_are_teams() {
         let (choice, black, white) = t.nigiri(round, table, PlayerId(a as u32), PlayerId(b as u32));
         return (black.0, white.0, choice);
     }

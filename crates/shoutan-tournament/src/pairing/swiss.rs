@@ -75,7 +75,7 @@ pub(crate) fn draft(t: &Tournament, number: u32) -> Result<Draft, TournamentErro
                 .filter_map(|o| seat_of.get(&o).map(|&s| s as u32))
                 .collect();
             met.sort_unstable();
-            let (club, country) = if t.is_team_event() {
+            let (club, country) = if t.entrants_are_teams() {
                 (0, 0)
             } else {
                 let p = &t.players()[i];
@@ -90,6 +90,11 @@ pub(crate) fn draft(t: &Tournament, number: u32) -> Result<Draft, TournamentErro
                 float: last_float(&history, &before, i),
                 club,
                 country,
+                team: if t.entrants_are_teams() {
+                    0
+                } else {
+                    t.players()[i].team.map_or(0, |x| x.0 + 1)
+                },
                 handicap_key: match mcmahon.map(|m| m.handicap.basis) {
                     Some(HandicapBasis::Rank) => rank_level(t, i),
                     _ => score(i).div_euclid(2),
@@ -101,6 +106,7 @@ pub(crate) fn draft(t: &Tournament, number: u32) -> Result<Draft, TournamentErro
         seeding: t.settings().seeding,
         avoid_club: t.settings().avoid_same_club,
         avoid_country: t.settings().avoid_same_country,
+        avoid_team: t.settings().avoid_teammates,
         balance_colours: true,
         handicap: mcmahon.map(|m| m.handicap).filter(|h| h.ceiling > 0),
     };
@@ -155,7 +161,7 @@ pub(crate) fn draft(t: &Tournament, number: u32) -> Result<Draft, TournamentErro
 }
 
 fn rank_level(t: &Tournament, i: usize) -> i64 {
-    if t.is_team_event() {
+    if t.entrants_are_teams() {
         return 0;
     }
     t.player(PlayerId(i as u32))

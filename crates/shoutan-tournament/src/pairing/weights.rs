@@ -3,7 +3,8 @@
 //!
 //! Each candidate pair gets a cost built from the criteria in priority
 //! order:
-//! 1. a rematch (forbidden while a pairing without one exists);
+//! 1. a rematch, or two teammates where the organiser asks (team total
+//!    score): forbidden while a pairing without one exists;
 //! 2. a colour clash that would take a player's colour difference to 3
 //!    (forbidden while avoidable);
 //! 3. the score difference, squared (so two small floats beat one large);
@@ -17,8 +18,8 @@
 //! Criteria 1 and 2 are strict: the matching is solved with the pairs that
 //! break them left out, and only if no perfect matching exists is it solved
 //! again with them allowed at a cost above any sum of the lower criteria
-//! (so the number of rematches, then of colour clashes, is the least
-//! possible). Criteria 3–8 are weighted so that a higher one outweighs the
+//! (so the number of rematches and teammate pairs, then of colour clashes,
+//! is the least possible). Criteria 3–8 are weighted so that a higher one outweighs the
 //! lower ones for a pair, as OpenGotha's weights do.
 //!
 //! Solving: a sparse candidate graph (each player's neighbours in the
@@ -53,6 +54,8 @@ pub(crate) struct Seat {
     pub club: u32,
     /// Country code (0: none).
     pub country: u32,
+    /// Team code (0: none), for team total-score events.
+    pub team: u32,
     /// What handicaps follow: rank level or whole McMahon score.
     pub handicap_key: i64,
 }
@@ -71,6 +74,8 @@ pub(crate) struct Rules {
     pub seeding: Seeding,
     pub avoid_club: bool,
     pub avoid_country: bool,
+    /// Teammates count as a rematch.
+    pub avoid_team: bool,
     /// Colours matter for pairs with no handicap.
     pub balance_colours: bool,
     /// Handicaps (McMahon), from the seats' `handicap_key` difference.
@@ -126,8 +131,10 @@ struct Parts {
 impl Field<'_> {
     fn parts(&self, i: usize, j: usize) -> Parts {
         let (a, b) = (&self.seats[i], &self.seats[j]);
+        let teammates = self.rules.avoid_team && a.team != 0 && a.team == b.team;
         let mut p = Parts {
-            rematch: a.met.iter().filter(|&&m| m as usize == j).count() as u64,
+            rematch: a.met.iter().filter(|&&m| m as usize == j).count() as u64
+                + u64::from(teammates),
             ..Parts::default()
         };
         let delta = (a.score - b.score).unsigned_abs();
@@ -436,6 +443,7 @@ mod tests {
             seeding: Seeding::Slide,
             avoid_club: false,
             avoid_country: false,
+            avoid_team: false,
             balance_colours: true,
             handicap: None,
         }
@@ -519,6 +527,7 @@ mod tests {
                 float: rng.i8(-1..=1),
                 club: rng.u32(0..6),
                 country: rng.u32(0..3),
+                team: rng.u32(0..8),
                 handicap_key: rng.i64(0..12),
                 met: Vec::new(),
             })
@@ -564,6 +573,7 @@ mod tests {
                 seeding,
                 avoid_club: seed % 3 == 0,
                 avoid_country: seed % 5 == 0,
+                avoid_team: seed % 7 == 0,
                 balance_colours: true,
                 handicap: (seed % 4 == 0).then_some(HandicapRule {
                     basis: crate::HandicapBasis::Mms,
@@ -608,6 +618,35 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Team total score: two teammates lead, but a pairing without them
+    /// together exists, so it is taken even across the score groups.
+    /// ```text
+    ///   score 4: A (team 1)  B (team 1)
+    ///   score 2: C (team 2)  D (team 2)     A–C, B–D, not A–B, C–D
+    /// ```
+    #[test]
+    fn teammates_kept_apart_while_avoidable() {
+        let mut seats = vec![seat(4, 0), seat(4, 1), seat(2, 2), seat(2, 3)];
+        for (s, team) in seats.iter_mut().zip([1, 1, 2, 2]) {
+            s.team = team;
+        }
+        let apart = Rules {
+            avoid_team: true,
+            ..rules()
+        };
+        let pairs = pair(&seats, &apart).unwrap();
+        assert!(
+            !pairs.contains(&(0, 1)) && !pairs.contains(&(2, 3)),
+            "{pairs:?}"
+        );
+        assert_eq!(pair(&seats, &rules()), Some(vec![(0, 1), (2, 3)]));
+        // One team only: they must meet.
+        for s in &mut seats {
+            s.team = 1;
+        }
+        assert_eq!(pair(&seats, &apart).map(|p| p.len()), Some(2));
     }
 
     #[test]
