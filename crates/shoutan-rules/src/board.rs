@@ -7,9 +7,16 @@
 //! `±1` and `±stride` and never out of bounds. Each chain is a circular
 //! linked list of its stones; its head (any one stone) carries the number of
 //! stones and its *pseudo-liberties*: every (stone, empty neighbour) pair,
-//! with the sum and the sum of squares of those liberty indices. A chain is
-//! in atari exactly when all its pseudo-liberties are one point, which is
-//! when `count × Σ² = (Σ)²`; that point is `Σ / count`.
+//! with the sum and the sum of squares of those liberty indices, packed in
+//! one `u64` (see [`lib_key`]) so adding or removing a liberty is one add.
+//! A chain is in atari exactly when all its pseudo-liberties are one point,
+//! which is when `count × Σ² = (Σ)²`; that point is `Σ / count`.
+//!
+//! Random playouts make the branches of a board unpredictable, and a
+//! mispredicted branch costs more than a dozen instructions; so the per-move
+//! updates are written without branches where they can be (masked adds
+//! instead of `if`), and the rare cases (merges, captures) are found with
+//! bit masks and handled behind one branch each.
 
 use std::fmt;
 
@@ -32,6 +39,82 @@ const fn around(content: u8) -> u16 {
 #[inline]
 const fn count_of(packed: u16, content: u8) -> u16 {
     (packed >> (4 * content)) & 0xF
+}
+
+/// All ones when `b`, else zero: selects a value without a branch.
+#[inline]
+const fn mask(b: bool) -> u64 {
+    (b as u64).wrapping_neg()
+}
+
+/// All ones for an empty cell, else zero, by content. A table rather than
+/// [`mask`]: with a compare, LLVM turns the masked add of a loaded liberty key
+/// into a conditional jump, which random playouts mispredict.
+const EMPTY_MASK: [u64; 4] = [!0, 0, 0, 0];
+
+/// Bit positions of the packed pseudo-liberty fields: the sum of squares in
+/// bits 0..32, the sum in bits 32..52 and the count in bits 52..64. On the
+/// largest board (25×25, cells below 2¹⁰) a chain touches at most 1200
+/// (stone, empty) pairs, so the count stays below 2¹², the sum below
+/// 1200 × 703 < 2²⁰ and the sum of squares below 1200 × 703² < 2³²: the
+/// fields never carry into each other, and as every value is a real count
+/// none ever borrows on removal.
+const LIB_SUM_SHIFT: u32 = 32;
+const LIB_COUNT_SHIFT: u32 = 52;
+
+/// What one pseudo-liberty at cell `l` adds to a chain's packed liberties.
+const fn lib_key_of(l: usize) -> u64 {
+    let l = l as u64;
+    (1 << LIB_COUNT_SHIFT) | (l << LIB_SUM_SHIFT) | (l * l)
+}
+
+/// [`lib_key_of`] for every cell: one load instead of a multiply and three
+/// bit operations on the hot path.
+static LIB_KEYS: [u64; CELLS] = {
+    let mut keys = [0; CELLS];
+    let mut l = 0;
+    while l < CELLS {
+        keys[l] = lib_key_of(l);
+        l += 1;
+    }
+    keys
+};
+
+/// What one pseudo-liberty at cell `l` adds to a chain's packed liberties.
+#[inline]
+fn lib_key(l: usize) -> u64 {
+    LIB_KEYS[l & (CELLS - 1)]
+}
+
+/// Whether a chain with packed liberties `libs` that touches the empty cell
+/// whose key is `key` has that cell as its only liberty: then all its
+/// pseudo-liberties are that cell, so `libs` is `count` times `key` (and if
+/// the sum of squared deviations from the cell is zero, no other cell is
+/// among them). Cheaper than [`libs_in_atari`], which must find the point.
+#[inline]
+const fn libs_only_at(libs: u64, key: u64) -> bool {
+    libs == lib_count(libs).wrapping_mul(key)
+}
+
+/// Number of pseudo-liberties in packed liberties.
+#[inline]
+const fn lib_count(libs: u64) -> u64 {
+    libs >> LIB_COUNT_SHIFT
+}
+
+/// Sum of the pseudo-liberty indices in packed liberties.
+#[inline]
+const fn lib_sum(libs: u64) -> u64 {
+    (libs >> LIB_SUM_SHIFT) & ((1 << (LIB_COUNT_SHIFT - LIB_SUM_SHIFT)) - 1)
+}
+
+/// Whether packed liberties are all one point (and there is at least one).
+#[inline]
+const fn libs_in_atari(libs: u64) -> bool {
+    let count = lib_count(libs);
+    let sum = lib_sum(libs);
+    let sum_sq = libs & 0xFFFF_FFFF;
+    (count * sum_sq == sum * sum) & (count != 0)
 }
 
 const fn code(c: Color) -> u8 {
@@ -69,11 +152,10 @@ struct Cell {
     slot: u16,
     /// How many neighbours are empty, black, white and border (four bits each).
     around: u16,
-    /// Valid at a chain's head: pseudo-liberties and their sums.
-    libs: u16,
+    /// Valid at a chain's head: the number of stones.
     stones: u16,
-    lib_sum: u32,
-    lib_sum_sq: u32,
+    /// Valid at a chain's head: packed pseudo-liberties (see [`lib_key`]).
+    libs: u64,
 }
 
 impl Cell {
@@ -83,10 +165,8 @@ impl Cell {
         next: 0,
         slot: 0,
         around: 4 * around(BORDER),
-        libs: 0,
         stones: 0,
-        lib_sum: 0,
-        lib_sum_sq: 0,
+        libs: 0,
     };
 }
 
@@ -384,18 +464,15 @@ impl Board {
     #[inline]
     #[must_use]
     pub fn in_atari(&self, i: PointIndex) -> bool {
-        let h = &self.cells[self.head(i)];
-        let libs = u64::from(h.libs);
-        let sum = u64::from(h.lib_sum);
-        libs > 0 && libs * u64::from(h.lib_sum_sq) == sum * sum
+        libs_in_atari(self.cells[self.head(i)].libs)
     }
 
     /// The only liberty of the chain at `i`, when it is in atari.
     #[must_use]
     pub fn atari_liberty(&self, i: PointIndex) -> Option<PointIndex> {
         self.in_atari(i).then(|| {
-            let h = &self.cells[self.head(i)];
-            PointIndex((h.lib_sum / u32::from(h.libs)) as u16)
+            let libs = self.cells[self.head(i)].libs;
+            PointIndex((lib_sum(libs) / lib_count(libs)) as u16)
         })
     }
 
@@ -496,24 +573,23 @@ impl Board {
         }
     }
 
-    /// Whether a stone of `c` at empty `i` keeps a liberty or captures.
+    /// Whether a stone of `c` at empty `i` keeps a liberty or captures:
+    /// an empty neighbour, an own chain with another liberty or an opponent
+    /// chain whose last liberty is `i`. Computed for all four neighbours
+    /// without branches; the stale head of an empty or border cell is masked
+    /// out by its content.
     #[inline]
     fn gains_liberty(&self, i: PointIndex, c: Color) -> bool {
         let me = code(c);
+        let key = lib_key(i.get());
+        let mut gains = false;
         for n in self.neighbors(i) {
-            let content = self.cells[n.get()].content;
-            if content == EMPTY {
-                return true;
-            }
-            if content == BORDER {
-                continue;
-            }
-            let atari = self.in_atari(n);
-            if (content == me) != atari {
-                return true;
-            }
+            let cell = &self.cells[n.get()];
+            let only_here = libs_only_at(self.cells[usize::from(cell.head)].libs, key);
+            let stone = (cell.content == BLACK) | (cell.content == WHITE);
+            gains |= (cell.content == EMPTY) | (stone & ((cell.content == me) != only_here));
         }
-        false
+        gains
     }
 
     /// Whether `i` is an eye of `c` in the playout sense: every neighbour is
@@ -523,22 +599,21 @@ impl Board {
     #[must_use]
     pub fn is_eye(&self, i: PointIndex, c: Color) -> bool {
         let me = code(c);
-        for n in self.neighbors(i) {
-            let content = self.cells[n.get()].content;
-            if content != me && content != BORDER {
-                return false;
-            }
-        }
-        let opp = code(c.opponent());
-        let mut bad = 0;
-        let mut edge = 0;
-        for d in self.diagonals(i) {
-            match self.cells[d.get()].content {
-                BORDER => edge = 1,
-                x if x == opp => bad += 1,
-                _ => {}
-            }
-        }
+        let packed = self.cells[i.get()].around;
+        count_of(packed, me) + count_of(packed, BORDER) == 4 && self.diagonals_allow_eye(i, c)
+    }
+
+    /// The diagonal half of [`is_eye`](Self::is_eye): counts the diagonal
+    /// contents the way `around` counts the neighbours, without branches.
+    #[inline]
+    fn diagonals_allow_eye(&self, i: PointIndex, c: Color) -> bool {
+        let diagonal: u16 = self
+            .diagonals(i)
+            .iter()
+            .map(|d| around(self.cells[d.get()].content))
+            .fold(0, u16::wrapping_add);
+        let bad = count_of(diagonal, code(c.opponent()));
+        let edge = u16::from(count_of(diagonal, BORDER) > 0);
         bad + edge < 2
     }
 
@@ -595,41 +670,65 @@ impl Board {
 
     /// [`play`](Self::play) for a move already known to be legal (the engine's
     /// playouts check legality while choosing).
+    ///
+    /// One branch-free pass over the neighbours updates their counts, takes
+    /// the new stone's cell from every adjacent chain's liberties and
+    /// collects the new stone's own; merges and captures, found as bit masks,
+    /// follow behind one branch each.
+    #[inline]
     pub fn play_unchecked(&mut self, i: PointIndex, c: Color) -> usize {
         let me = code(c);
+        let opp = me ^ (BLACK ^ WHITE);
         let at = i.get();
+        let ns = self.neighbors(i).map(PointIndex::get);
         self.captured_count = 0;
         self.remove_empty(i);
         self.hash ^= zobrist::key(c, at);
-        self.set_content(i, me);
-        self.cells[at] = Cell {
-            content: me,
-            head: i.0,
-            next: i.0,
-            slot: 0,
-            around: self.cells[at].around,
-            libs: 0,
-            stones: 1,
-            lib_sum: 0,
-            lib_sum_sq: 0,
-        };
+        let key = lib_key(at);
+        let delta = around(me).wrapping_sub(around(EMPTY));
+        let mut libs = 0;
+        let mut own = 0u32;
+        let mut dead = 0u32;
+        for (k, &n) in ns.iter().enumerate() {
+            let cell = &mut self.cells[n];
+            cell.around = cell.around.wrapping_add(delta);
+            let content = cell.content;
+            let head = usize::from(cell.head);
+            libs += lib_key(n) & EMPTY_MASK[usize::from(content & 3)];
+            own |= u32::from(content == me) << k;
+            // An empty or border cell's head is stale: the content masks it
+            // out. An opponent chain dies when it has one pseudo-liberty left
+            // before this side's is taken: that one is `i`, and a chain that
+            // touches `i` from several sides reaches one at its last side.
+            let chain = self.cells[head].libs;
+            dead |= u32::from((content == opp) & (lib_count(chain) == 1)) << k;
+            self.cells[head].libs =
+                chain.wrapping_sub(key & mask((content == me) | (content == opp)));
+        }
+        let cell = &mut self.cells[at];
+        cell.content = me;
+        cell.head = i.0;
+        cell.next = i.0;
+        cell.stones = 1;
+        cell.libs = libs;
+
+        let mut joins = own;
+        while joins != 0 {
+            let n = ns[joins.trailing_zeros() as usize];
+            joins &= joins - 1;
+            let (mine, theirs) = (self.head(i), usize::from(self.cells[n].head));
+            if mine != theirs {
+                self.merge(theirs, mine);
+            }
+        }
+
         let mut captured = 0;
-        for n in self.neighbors(i) {
-            let content = self.cells[n.get()].content;
-            if content == EMPTY {
-                let h = self.head(i);
-                self.add_liberty(h, n);
-            } else if content != BORDER {
-                let h = self.head(n);
-                self.remove_liberty(h, i);
-                if content == me {
-                    let mine = self.head(i);
-                    if mine != h {
-                        self.merge(mine, h);
-                    }
-                } else if self.cells[h].libs == 0 {
-                    captured += self.remove_chain(n);
-                }
+        while dead != 0 {
+            let n = ns[dead.trailing_zeros() as usize];
+            dead &= dead - 1;
+            // Two sides of one chain: the first removal empties the second.
+            if self.cells[n].content == opp {
+                captured += self.remove_chain(PointIndex(n as u16));
             }
         }
         self.captures[c.index()] += captured as u32;
@@ -640,7 +739,7 @@ impl Board {
             self.captured_count = captured;
         } else if captured == 1 {
             let h = &self.cells[self.head(i)];
-            if h.stones == 1 && h.libs == 1 {
+            if h.stones == 1 && lib_count(h.libs) == 1 {
                 self.ko = Some((self.captured[0], c.opponent()));
             }
         }
@@ -658,7 +757,7 @@ impl Board {
             return true;
         }
         let own = count_of(packed, code(c));
-        if own + count_of(packed, BORDER) == 4 && self.is_eye(i, c) {
+        if own + count_of(packed, BORDER) == 4 && self.diagonals_allow_eye(i, c) {
             return false;
         }
         if self.ko == Some((i, c)) {
@@ -676,23 +775,11 @@ impl Board {
 
     #[inline]
     fn add_liberty(&mut self, head: usize, lib: PointIndex) {
-        let h = &mut self.cells[head];
-        let l = u32::from(lib.0);
-        h.libs += 1;
-        h.lib_sum += l;
-        h.lib_sum_sq += l * l;
+        self.cells[head].libs += lib_key(lib.get());
     }
 
-    #[inline]
-    fn remove_liberty(&mut self, head: usize, lib: PointIndex) {
-        let h = &mut self.cells[head];
-        let l = u32::from(lib.0);
-        h.libs -= 1;
-        h.lib_sum -= l;
-        h.lib_sum_sq -= l * l;
-    }
-
-    /// Joins two chains, keeping the larger one's head.
+    /// Joins chain `b` into chain `a`, or `a` into `b` when `b` has more
+    /// stones: the smaller chain's stones are relabelled.
     fn merge(&mut self, a: usize, b: usize) {
         let (keep, gone) = if self.cells[a].stones >= self.cells[b].stones {
             (a, b)
@@ -714,35 +801,38 @@ impl Board {
         let k = &mut self.cells[keep];
         k.stones += g.stones;
         k.libs += g.libs;
-        k.lib_sum += g.lib_sum;
-        k.lib_sum_sq += g.lib_sum_sq;
     }
 
-    /// Removes the chain through `i`; returns how many stones it had.
+    /// Removes the chain through `i`; returns how many stones it had. Each
+    /// stone's cell becomes a liberty of the adjacent opponent chains, added
+    /// without branches (masked by content).
     fn remove_chain(&mut self, i: PointIndex) -> usize {
         let content = self.cells[i.get()].content;
+        let other = content ^ (BLACK ^ WHITE);
         let color = if content == BLACK {
             Color::Black
         } else {
             Color::White
         };
+        let delta = around(EMPTY).wrapping_sub(around(content));
         let mut s = i.0;
         let mut count = 0;
         loop {
-            let next = self.cells[usize::from(s)].next;
             let p = PointIndex(s);
-            self.set_content(p, EMPTY);
+            let next = self.cells[p.get()].next;
+            self.cells[p.get()].content = EMPTY;
             self.hash ^= zobrist::key(color, p.get());
             self.push_empty(p);
             self.captured[self.captured_count] = p;
             self.captured_count += 1;
             count += 1;
+            let key = lib_key(p.get());
             for n in self.neighbors(p) {
-                let nc = self.cells[n.get()].content;
-                if (nc == BLACK || nc == WHITE) && nc != content {
-                    let h = self.head(n);
-                    self.add_liberty(h, p);
-                }
+                let cell = &mut self.cells[n.get()];
+                cell.around = cell.around.wrapping_add(delta);
+                let head = usize::from(cell.head);
+                let gains = mask(cell.content == other);
+                self.cells[head].libs += key & gains;
             }
             s = next;
             if s == i.0 {
@@ -844,8 +934,6 @@ impl Board {
         let h = &mut self.cells[head];
         h.stones = members.len() as u16;
         h.libs = 0;
-        h.lib_sum = 0;
-        h.lib_sum_sq = 0;
         for (k, &s) in members.iter().enumerate() {
             self.cells[s.get()].next = members[(k + 1) % members.len()].0;
             for n in self.neighbors(s) {
