@@ -141,34 +141,33 @@ impl PointIndex {
     }
 }
 
+/// What the inner loops read about a neighbour, in eight bytes so a cell
+/// index scales into an address for free; chain totals and the empty-list
+/// slot live in arrays of their own.
 #[derive(Clone, Copy, Debug)]
 struct Cell {
-    content: u8,
+    /// How many neighbours are empty, black, white and border (four bits each).
+    around: u16,
     /// Head of this stone's chain.
     head: u16,
     /// Next stone of the chain (circular).
     next: u16,
-    /// Position in `empties` while the cell is empty.
-    slot: u16,
-    /// How many neighbours are empty, black, white and border (four bits each).
-    around: u16,
-    /// Valid at a chain's head: the number of stones.
-    stones: u16,
-    /// Valid at a chain's head: packed pseudo-liberties (see [`lib_key`]).
-    libs: u64,
+    content: u8,
 }
 
 impl Cell {
     const BORDER: Cell = Cell {
-        content: BORDER,
+        around: 4 * around(BORDER),
         head: 0,
         next: 0,
-        slot: 0,
-        around: 4 * around(BORDER),
-        stones: 0,
-        libs: 0,
+        content: BORDER,
     };
 }
+
+/// The packed liberties of border cells (border heads are cell 0, itself a
+/// border cell): a value no chain has (no liberty, yet a sum of squares), so
+/// a chain test on a border neighbour comes out false without a mask.
+const BORDER_LIBS: u64 = 1;
 
 /// Why the board refuses a stone.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -204,6 +203,12 @@ pub struct Board {
     /// Cells in use: `(size + 2) × (size + 1) + 1`.
     used: usize,
     cells: CellArray<Cell>,
+    /// At a chain's head: packed pseudo-liberties (see [`lib_key`]).
+    libs: CellArray<u64>,
+    /// At a chain's head: the number of stones.
+    chain_stones: CellArray<u16>,
+    /// At an empty cell: its position in `empties`.
+    slots: CellArray<u16>,
     empties: CellArray<PointIndex>,
     empty_count: usize,
     hash: u64,
@@ -253,6 +258,9 @@ impl Clone for Board {
             stride: self.stride,
             used: self.used,
             cells: CellArray::filled(Cell::BORDER),
+            libs: CellArray::filled(BORDER_LIBS),
+            chain_stones: CellArray::filled(0),
+            slots: CellArray::filled(0),
             empties: CellArray::filled(PointIndex(0)),
             empty_count: 0,
             hash: 0,
@@ -271,6 +279,10 @@ impl Clone for Board {
         self.stride = other.stride;
         self.used = other.used;
         self.cells.copy_prefix(&other.cells, other.used);
+        self.libs.copy_prefix(&other.libs, other.used);
+        self.chain_stones
+            .copy_prefix(&other.chain_stones, other.used);
+        self.slots.copy_prefix(&other.slots, other.used);
         self.empties.copy_prefix(&other.empties, other.empty_count);
         self.empty_count = other.empty_count;
         self.hash = other.hash;
@@ -295,6 +307,9 @@ impl Board {
             stride: stride as u16,
             used,
             cells: CellArray::filled(Cell::BORDER),
+            libs: CellArray::filled(BORDER_LIBS),
+            chain_stones: CellArray::filled(0),
+            slots: CellArray::filled(0),
             empties: CellArray::filled(PointIndex(0)),
             empty_count: 0,
             hash: 0,
@@ -464,14 +479,14 @@ impl Board {
     #[inline]
     #[must_use]
     pub fn in_atari(&self, i: PointIndex) -> bool {
-        libs_in_atari(self.cells[self.head(i)].libs)
+        libs_in_atari(self.libs[self.head(i)])
     }
 
     /// The only liberty of the chain at `i`, when it is in atari.
     #[must_use]
     pub fn atari_liberty(&self, i: PointIndex) -> Option<PointIndex> {
         self.in_atari(i).then(|| {
-            let libs = self.cells[self.head(i)].libs;
+            let libs = self.libs[self.head(i)];
             PointIndex((lib_sum(libs) / lib_count(libs)) as u16)
         })
     }
@@ -479,14 +494,14 @@ impl Board {
     /// Whether the chain through the stone at `i` has no liberty at all.
     #[inline]
     fn has_no_liberty(&self, i: PointIndex) -> bool {
-        self.cells[self.head(i)].libs == 0
+        self.libs[self.head(i)] == 0
     }
 
     /// Number of stones in the chain through the stone at `i`.
     #[inline]
     #[must_use]
     pub fn chain_len(&self, i: PointIndex) -> usize {
-        usize::from(self.cells[self.head(i)].stones)
+        usize::from(self.chain_stones[self.head(i)])
     }
 
     /// A chain's identity: equal for two stones exactly when they are connected.
@@ -585,9 +600,26 @@ impl Board {
         let mut gains = false;
         for n in self.neighbors(i) {
             let cell = &self.cells[n.get()];
-            let only_here = libs_only_at(self.cells[usize::from(cell.head)].libs, key);
+            let only_here = libs_only_at(self.libs[usize::from(cell.head)], key);
             let stone = (cell.content == BLACK) | (cell.content == WHITE);
             gains |= (cell.content == EMPTY) | (stone & ((cell.content == me) != only_here));
+        }
+        gains
+    }
+
+    /// [`gains_liberty`](Self::gains_liberty) for a point with no empty
+    /// neighbour: an own chain not in atari at `i`, or an opponent chain
+    /// that is. A border neighbour counts as neither without a test: its
+    /// head's [`BORDER_LIBS`] are never "only at `i`", and it is not `c`.
+    #[inline]
+    fn surrounded_gains_liberty(&self, i: PointIndex, c: Color) -> bool {
+        let me = code(c);
+        let key = lib_key(i.get());
+        let mut gains = false;
+        for n in self.neighbors(i) {
+            let cell = &self.cells[n.get()];
+            let only_here = libs_only_at(self.libs[usize::from(cell.head)], key);
+            gains |= (cell.content == me) != only_here;
         }
         gains
     }
@@ -689,33 +721,48 @@ impl Board {
         let mut libs = 0;
         let mut own = 0u32;
         let mut dead = 0u32;
+        // The neighbours' chain heads, then the stone's own cell for "none".
+        let mut heads = [at; 8];
         for (k, &n) in ns.iter().enumerate() {
             let cell = &mut self.cells[n];
             cell.around = cell.around.wrapping_add(delta);
             let content = cell.content;
             let head = usize::from(cell.head);
+            heads[k] = head;
             libs += lib_key(n) & EMPTY_MASK[usize::from(content & 3)];
             own |= u32::from(content == me) << k;
             // An empty or border cell's head is stale: the content masks it
             // out. An opponent chain dies when it has one pseudo-liberty left
             // before this side's is taken: that one is `i`, and a chain that
             // touches `i` from several sides reaches one at its last side.
-            let chain = self.cells[head].libs;
+            let chain = self.libs[head];
             dead |= u32::from((content == opp) & (lib_count(chain) == 1)) << k;
-            self.cells[head].libs =
-                chain.wrapping_sub(key & mask((content == me) | (content == opp)));
+            self.libs[head] = chain.wrapping_sub(key & mask((content == me) | (content == opp)));
         }
         let cell = &mut self.cells[at];
         cell.content = me;
-        cell.head = i.0;
         cell.next = i.0;
-        cell.stones = 1;
-        cell.libs = libs;
+        self.chain_stones[at] = 0;
+        self.libs[at] = 0;
 
-        let mut joins = own;
-        while joins != 0 {
-            let n = ns[joins.trailing_zeros() as usize];
-            joins &= joins - 1;
+        // The stone joins the chain of its first own neighbour, or starts
+        // its own (`heads[4]` is `at`), without a branch: linking `at` after
+        // the chain's head works for a one-stone chain of `at` alone too.
+        let join = heads[(own | 1 << 4).trailing_zeros() as usize & 7];
+        self.cells[at].head = join as u16;
+        self.cells[at].next = self.cells[join].next;
+        self.cells[join].next = i.0;
+        self.chain_stones[join] += 1;
+        self.libs[join] += libs;
+        // Other own neighbours in other chains (rare): merge them.
+        let mut merges = 0u32;
+        for (k, &head) in heads[..4].iter().enumerate() {
+            merges |= u32::from(head != join) << k;
+        }
+        merges &= own;
+        while merges != 0 {
+            let n = ns[merges.trailing_zeros() as usize];
+            merges &= merges - 1;
             let (mine, theirs) = (self.head(i), usize::from(self.cells[n].head));
             if mine != theirs {
                 self.merge(theirs, mine);
@@ -738,8 +785,8 @@ impl Board {
             self.captures[c.opponent().index()] += lost as u32;
             self.captured_count = captured;
         } else if captured == 1 {
-            let h = &self.cells[self.head(i)];
-            if h.stones == 1 && lib_count(h.libs) == 1 {
+            let h = self.head(i);
+            if self.chain_stones[h] == 1 && lib_count(self.libs[h]) == 1 {
                 self.ko = Some((self.captured[0], c.opponent()));
             }
         }
@@ -756,32 +803,29 @@ impl Board {
         if count_of(packed, EMPTY) > 0 {
             return true;
         }
+        // The rest without branches: surrounded points (eyes, the opponent's
+        // eyes, ko) are most of the candidates late in a playout, and which
+        // one a point is cannot be predicted.
         let own = count_of(packed, code(c));
-        if own + count_of(packed, BORDER) == 4 && self.diagonals_allow_eye(i, c) {
-            return false;
-        }
-        if self.ko == Some((i, c)) {
-            return false;
-        }
-        if self.gains_liberty(i, c) {
-            return true;
-        }
-        match suicide {
+        let eye = (own + count_of(packed, BORDER) == 4) & self.diagonals_allow_eye(i, c);
+        let ko = self.ko == Some((i, c));
+        let suicide_ok = match suicide {
             Suicide::Forbidden => false,
             Suicide::MultiStoneOnly => own > 0,
             Suicide::Allowed => true,
-        }
+        };
+        !eye & !ko & (suicide_ok | self.surrounded_gains_liberty(i, c))
     }
 
     #[inline]
     fn add_liberty(&mut self, head: usize, lib: PointIndex) {
-        self.cells[head].libs += lib_key(lib.get());
+        self.libs[head] += lib_key(lib.get());
     }
 
     /// Joins chain `b` into chain `a`, or `a` into `b` when `b` has more
     /// stones: the smaller chain's stones are relabelled.
     fn merge(&mut self, a: usize, b: usize) {
-        let (keep, gone) = if self.cells[a].stones >= self.cells[b].stones {
+        let (keep, gone) = if self.chain_stones[a] >= self.chain_stones[b] {
             (a, b)
         } else {
             (b, a)
@@ -797,10 +841,8 @@ impl Board {
         let (kn, gn) = (self.cells[keep].next, self.cells[gone].next);
         self.cells[keep].next = gn;
         self.cells[gone].next = kn;
-        let g = self.cells[gone];
-        let k = &mut self.cells[keep];
-        k.stones += g.stones;
-        k.libs += g.libs;
+        self.chain_stones[keep] += self.chain_stones[gone];
+        self.libs[keep] += self.libs[gone];
     }
 
     /// Removes the chain through `i`; returns how many stones it had. Each
@@ -832,7 +874,7 @@ impl Board {
                 cell.around = cell.around.wrapping_add(delta);
                 let head = usize::from(cell.head);
                 let gains = mask(cell.content == other);
-                self.cells[head].libs += key & gains;
+                self.libs[head] += key & gains;
             }
             s = next;
             if s == i.0 {
@@ -844,18 +886,18 @@ impl Board {
 
     #[inline]
     fn push_empty(&mut self, i: PointIndex) {
-        self.cells[i.get()].slot = self.empty_count as u16;
+        self.slots[i.get()] = self.empty_count as u16;
         self.empties[self.empty_count] = i;
         self.empty_count += 1;
     }
 
     #[inline]
     fn remove_empty(&mut self, i: PointIndex) {
-        let slot = usize::from(self.cells[i.get()].slot);
+        let slot = usize::from(self.slots[i.get()]);
         self.empty_count -= 1;
         let moved = self.empties[self.empty_count];
         self.empties[slot] = moved;
-        self.cells[moved.get()].slot = slot as u16;
+        self.slots[moved.get()] = slot as u16;
     }
 
     /// Puts stones on and takes them off without captures (SGF setup, handicap,
@@ -931,9 +973,8 @@ impl Board {
                 }
             }
         }
-        let h = &mut self.cells[head];
-        h.stones = members.len() as u16;
-        h.libs = 0;
+        self.chain_stones[head] = members.len() as u16;
+        self.libs[head] = 0;
         for (k, &s) in members.iter().enumerate() {
             self.cells[s.get()].next = members[(k + 1) % members.len()].0;
             for n in self.neighbors(s) {
