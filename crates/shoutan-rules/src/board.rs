@@ -202,6 +202,20 @@ pub struct Board {
     stride: u16,
     /// Cells in use: `(size + 2) × (size + 1) + 1`.
     used: usize,
+    grid: Box<Grid>,
+    empty_count: usize,
+    hash: u64,
+    /// The cell a stone of colour `.1` may not take next: a simple ko.
+    ko: Option<(PointIndex, Color)>,
+    captures: [u32; 2],
+    captured_count: usize,
+}
+
+/// The board's per-cell arrays in one allocation: the hot loops then reach
+/// every array from one base register at fixed offsets, instead of holding
+/// (and spilling) a pointer per array.
+#[derive(Clone)]
+struct Grid {
     cells: CellArray<Cell>,
     /// At a chain's head: packed pseudo-liberties (see [`lib_key`]).
     libs: CellArray<u64>,
@@ -209,27 +223,37 @@ pub struct Board {
     chain_stones: CellArray<u16>,
     /// At an empty cell: its position in `empties`.
     slots: CellArray<u16>,
+    /// How many diagonal neighbours are empty, black, white and border, packed
+    /// like [`Cell::around`]: the eye test of every playout candidate reads
+    /// one number instead of four cells.
+    diag: CellArray<u16>,
     empties: CellArray<PointIndex>,
-    empty_count: usize,
-    hash: u64,
-    /// The cell a stone of colour `.1` may not take next: a simple ko.
-    ko: Option<(PointIndex, Color)>,
-    captures: [u32; 2],
     /// Stones removed by the last `play`, reused from move to move.
     captured: CellArray<PointIndex>,
-    captured_count: usize,
+}
+
+impl Grid {
+    /// All border: the board's constructor opens its points.
+    fn boxed() -> Box<Grid> {
+        Box::new(Grid {
+            cells: CellArray([Cell::BORDER; CELLS]),
+            libs: CellArray([BORDER_LIBS; CELLS]),
+            chain_stones: CellArray([0; CELLS]),
+            slots: CellArray([0; CELLS]),
+            diag: CellArray([4 * around(BORDER); CELLS]),
+            empties: CellArray([PointIndex(0); CELLS]),
+            captured: CellArray([PointIndex(0); CELLS]),
+        })
+    }
 }
 
 /// A per-cell array sized for the largest board. Indices are masked into
 /// range, so indexing needs no bounds check (every index the board computes
 /// is below `MAX_CELLS` anyway).
-struct CellArray<T>(Box<[T; CELLS]>);
+#[derive(Clone)]
+struct CellArray<T>([T; CELLS]);
 
 impl<T: Copy> CellArray<T> {
-    fn filled(value: T) -> Self {
-        CellArray(Box::new([value; CELLS]))
-    }
-
     /// Copies the first `n` entries of `other`.
     fn copy_prefix(&mut self, other: &Self, n: usize) {
         self.0[..n].copy_from_slice(&other.0[..n]);
@@ -257,16 +281,11 @@ impl Clone for Board {
             size: self.size,
             stride: self.stride,
             used: self.used,
-            cells: CellArray::filled(Cell::BORDER),
-            libs: CellArray::filled(BORDER_LIBS),
-            chain_stones: CellArray::filled(0),
-            slots: CellArray::filled(0),
-            empties: CellArray::filled(PointIndex(0)),
+            grid: Grid::boxed(),
             empty_count: 0,
             hash: 0,
             ko: None,
             captures: [0, 0],
-            captured: CellArray::filled(PointIndex(0)),
             captured_count: 0,
         };
         board.clone_from(self);
@@ -278,18 +297,23 @@ impl Clone for Board {
         self.size = other.size;
         self.stride = other.stride;
         self.used = other.used;
-        self.cells.copy_prefix(&other.cells, other.used);
-        self.libs.copy_prefix(&other.libs, other.used);
-        self.chain_stones
-            .copy_prefix(&other.chain_stones, other.used);
-        self.slots.copy_prefix(&other.slots, other.used);
-        self.empties.copy_prefix(&other.empties, other.empty_count);
+        self.grid.cells.copy_prefix(&other.grid.cells, other.used);
+        self.grid.libs.copy_prefix(&other.grid.libs, other.used);
+        self.grid
+            .chain_stones
+            .copy_prefix(&other.grid.chain_stones, other.used);
+        self.grid.slots.copy_prefix(&other.grid.slots, other.used);
+        self.grid.diag.copy_prefix(&other.grid.diag, other.used);
+        self.grid
+            .empties
+            .copy_prefix(&other.grid.empties, other.empty_count);
         self.empty_count = other.empty_count;
         self.hash = other.hash;
         self.ko = other.ko;
         self.captures = other.captures;
-        self.captured
-            .copy_prefix(&other.captured, other.captured_count);
+        self.grid
+            .captured
+            .copy_prefix(&other.grid.captured, other.captured_count);
         self.captured_count = other.captured_count;
     }
 }
@@ -306,16 +330,11 @@ impl Board {
             size,
             stride: stride as u16,
             used,
-            cells: CellArray::filled(Cell::BORDER),
-            libs: CellArray::filled(BORDER_LIBS),
-            chain_stones: CellArray::filled(0),
-            slots: CellArray::filled(0),
-            empties: CellArray::filled(PointIndex(0)),
+            grid: Grid::boxed(),
             empty_count: 0,
             hash: 0,
             ko: None,
             captures: [0, 0],
-            captured: CellArray::filled(PointIndex(0)),
             captured_count: 0,
         };
         for p in size.points() {
@@ -329,11 +348,21 @@ impl Board {
     /// Changes the content of a cell and the neighbour counts around it.
     #[inline]
     fn set_content(&mut self, i: PointIndex, content: u8) {
-        let old = self.cells[i.get()].content;
-        self.cells[i.get()].content = content;
+        let old = self.grid.cells[i.get()].content;
+        self.grid.cells[i.get()].content = content;
         let delta = around(content).wrapping_sub(around(old));
         for n in self.neighbors(i) {
-            let a = &mut self.cells[n.get()].around;
+            let a = &mut self.grid.cells[n.get()].around;
+            *a = a.wrapping_add(delta);
+        }
+        self.add_to_diagonals(i, delta);
+    }
+
+    /// Adds `delta` to the diagonal counts of the four diagonal neighbours.
+    #[inline]
+    fn add_to_diagonals(&mut self, i: PointIndex, delta: u16) {
+        for d in self.diagonals(i) {
+            let a = &mut self.grid.diag[d.get()];
             *a = a.wrapping_add(delta);
         }
     }
@@ -366,7 +395,7 @@ impl Board {
     #[inline]
     #[must_use]
     pub fn stone(&self, i: PointIndex) -> Option<Color> {
-        match self.cells[i.get()].content {
+        match self.grid.cells[i.get()].content {
             BLACK => Some(Color::Black),
             WHITE => Some(Color::White),
             _ => None,
@@ -383,21 +412,21 @@ impl Board {
     #[inline]
     #[must_use]
     pub fn is_empty(&self, i: PointIndex) -> bool {
-        self.cells[i.get()].content == EMPTY
+        self.grid.cells[i.get()].content == EMPTY
     }
 
     /// Whether `i` is a point of the board (not the border ring).
     #[inline]
     #[must_use]
     pub fn is_on_board(&self, i: PointIndex) -> bool {
-        self.cells[i.get()].content != BORDER
+        self.grid.cells[i.get()].content != BORDER
     }
 
     /// The empty points, in no particular order.
     #[inline]
     #[must_use]
     pub fn empty_points(&self) -> &[PointIndex] {
-        &self.empties.0[..self.empty_count]
+        &self.grid.empties.0[..self.empty_count]
     }
 
     /// The four orthogonal neighbours; some may be off the board.
@@ -457,14 +486,14 @@ impl Board {
     #[inline]
     #[must_use]
     pub fn last_captured(&self) -> &[PointIndex] {
-        &self.captured.0[..self.captured_count]
+        &self.grid.captured.0[..self.captured_count]
     }
 
     /// Number of stones on the board of colour `c`.
     #[must_use]
     pub fn stone_count(&self, c: Color) -> usize {
         let code = code(c);
-        self.cells.0[..self.used]
+        self.grid.cells.0[..self.used]
             .iter()
             .filter(|cell| cell.content == code)
             .count()
@@ -472,21 +501,21 @@ impl Board {
 
     #[inline]
     fn head(&self, i: PointIndex) -> usize {
-        usize::from(self.cells[i.get()].head)
+        usize::from(self.grid.cells[i.get()].head)
     }
 
     /// Whether the chain through the stone at `i` has exactly one liberty.
     #[inline]
     #[must_use]
     pub fn in_atari(&self, i: PointIndex) -> bool {
-        libs_in_atari(self.libs[self.head(i)])
+        libs_in_atari(self.grid.libs[self.head(i)])
     }
 
     /// The only liberty of the chain at `i`, when it is in atari.
     #[must_use]
     pub fn atari_liberty(&self, i: PointIndex) -> Option<PointIndex> {
         self.in_atari(i).then(|| {
-            let libs = self.libs[self.head(i)];
+            let libs = self.grid.libs[self.head(i)];
             PointIndex((lib_sum(libs) / lib_count(libs)) as u16)
         })
     }
@@ -494,21 +523,21 @@ impl Board {
     /// Whether the chain through the stone at `i` has no liberty at all.
     #[inline]
     fn has_no_liberty(&self, i: PointIndex) -> bool {
-        self.libs[self.head(i)] == 0
+        self.grid.libs[self.head(i)] == 0
     }
 
     /// Number of stones in the chain through the stone at `i`.
     #[inline]
     #[must_use]
     pub fn chain_len(&self, i: PointIndex) -> usize {
-        usize::from(self.chain_stones[self.head(i)])
+        usize::from(self.grid.chain_stones[self.head(i)])
     }
 
     /// A chain's identity: equal for two stones exactly when they are connected.
     #[inline]
     #[must_use]
     pub fn chain_id(&self, i: PointIndex) -> PointIndex {
-        PointIndex(self.cells[i.get()].head)
+        PointIndex(self.grid.cells[i.get()].head)
     }
 
     /// The stones of the chain through the stone at `i`.
@@ -517,7 +546,7 @@ impl Board {
         let mut cur = Some(start);
         std::iter::from_fn(move || {
             let c = cur?;
-            let next = self.cells[usize::from(c)].next;
+            let next = self.grid.cells[usize::from(c)].next;
             cur = (next != start).then_some(next);
             Some(PointIndex(c))
         })
@@ -564,7 +593,7 @@ impl Board {
     /// Why a stone of colour `c` may not be placed at `i`, if it may not.
     #[inline]
     pub fn check(&self, i: PointIndex, c: Color, suicide: Suicide) -> Result<(), BoardError> {
-        if self.cells[i.get()].content != EMPTY {
+        if self.grid.cells[i.get()].content != EMPTY {
             return Err(BoardError::Occupied);
         }
         if self.ko == Some((i, c)) {
@@ -578,7 +607,7 @@ impl Board {
             Suicide::MultiStoneOnly => self
                 .neighbors(i)
                 .iter()
-                .any(|&n| self.cells[n.get()].content == code(c)),
+                .any(|&n| self.grid.cells[n.get()].content == code(c)),
             Suicide::Allowed => true,
         };
         if allowed {
@@ -599,8 +628,8 @@ impl Board {
         let key = lib_key(i.get());
         let mut gains = false;
         for n in self.neighbors(i) {
-            let cell = &self.cells[n.get()];
-            let only_here = libs_only_at(self.libs[usize::from(cell.head)], key);
+            let cell = &self.grid.cells[n.get()];
+            let only_here = libs_only_at(self.grid.libs[usize::from(cell.head)], key);
             let stone = (cell.content == BLACK) | (cell.content == WHITE);
             gains |= (cell.content == EMPTY) | (stone & ((cell.content == me) != only_here));
         }
@@ -617,8 +646,8 @@ impl Board {
         let key = lib_key(i.get());
         let mut gains = false;
         for n in self.neighbors(i) {
-            let cell = &self.cells[n.get()];
-            let only_here = libs_only_at(self.libs[usize::from(cell.head)], key);
+            let cell = &self.grid.cells[n.get()];
+            let only_here = libs_only_at(self.grid.libs[usize::from(cell.head)], key);
             gains |= (cell.content == me) != only_here;
         }
         gains
@@ -631,19 +660,14 @@ impl Board {
     #[must_use]
     pub fn is_eye(&self, i: PointIndex, c: Color) -> bool {
         let me = code(c);
-        let packed = self.cells[i.get()].around;
+        let packed = self.grid.cells[i.get()].around;
         count_of(packed, me) + count_of(packed, BORDER) == 4 && self.diagonals_allow_eye(i, c)
     }
 
-    /// The diagonal half of [`is_eye`](Self::is_eye): counts the diagonal
-    /// contents the way `around` counts the neighbours, without branches.
+    /// The diagonal half of [`is_eye`](Self::is_eye), without branches.
     #[inline]
     fn diagonals_allow_eye(&self, i: PointIndex, c: Color) -> bool {
-        let diagonal: u16 = self
-            .diagonals(i)
-            .iter()
-            .map(|d| around(self.cells[d.get()].content))
-            .fold(0, u16::wrapping_add);
+        let diagonal = self.grid.diag[i.get()];
         let bad = count_of(diagonal, code(c.opponent()));
         let edge = u16::from(count_of(diagonal, BORDER) > 0);
         bad + edge < 2
@@ -659,8 +683,8 @@ impl Board {
         let mut n_seen = 0;
         let mut captures = false;
         for n in self.neighbors(i) {
-            if self.cells[n.get()].content == opp && self.in_atari(n) {
-                let head = self.cells[n.get()].head;
+            if self.grid.cells[n.get()].content == opp && self.in_atari(n) {
+                let head = self.grid.cells[n.get()].head;
                 if !seen[..n_seen].contains(&head) {
                     seen[n_seen] = head;
                     n_seen += 1;
@@ -676,8 +700,8 @@ impl Board {
             h ^= zobrist::key(c, i.get());
             let me = code(c);
             for n in self.neighbors(i) {
-                if self.cells[n.get()].content == me {
-                    let head = self.cells[n.get()].head;
+                if self.grid.cells[n.get()].content == me {
+                    let head = self.grid.cells[n.get()].head;
                     if !seen[..n_seen].contains(&head) {
                         seen[n_seen] = head;
                         n_seen += 1;
@@ -724,7 +748,7 @@ impl Board {
         // The neighbours' chain heads, then the stone's own cell for "none".
         let mut heads = [at; 8];
         for (k, &n) in ns.iter().enumerate() {
-            let cell = &mut self.cells[n];
+            let cell = &mut self.grid.cells[n];
             cell.around = cell.around.wrapping_add(delta);
             let content = cell.content;
             let head = usize::from(cell.head);
@@ -735,25 +759,27 @@ impl Board {
             // out. An opponent chain dies when it has one pseudo-liberty left
             // before this side's is taken: that one is `i`, and a chain that
             // touches `i` from several sides reaches one at its last side.
-            let chain = self.libs[head];
+            let chain = self.grid.libs[head];
             dead |= u32::from((content == opp) & (lib_count(chain) == 1)) << k;
-            self.libs[head] = chain.wrapping_sub(key & mask((content == me) | (content == opp)));
+            self.grid.libs[head] =
+                chain.wrapping_sub(key & mask((content == me) | (content == opp)));
         }
-        let cell = &mut self.cells[at];
+        self.add_to_diagonals(i, delta);
+        let cell = &mut self.grid.cells[at];
         cell.content = me;
         cell.next = i.0;
-        self.chain_stones[at] = 0;
-        self.libs[at] = 0;
+        self.grid.chain_stones[at] = 0;
+        self.grid.libs[at] = 0;
 
         // The stone joins the chain of its first own neighbour, or starts
         // its own (`heads[4]` is `at`), without a branch: linking `at` after
         // the chain's head works for a one-stone chain of `at` alone too.
         let join = heads[(own | 1 << 4).trailing_zeros() as usize & 7];
-        self.cells[at].head = join as u16;
-        self.cells[at].next = self.cells[join].next;
-        self.cells[join].next = i.0;
-        self.chain_stones[join] += 1;
-        self.libs[join] += libs;
+        self.grid.cells[at].head = join as u16;
+        self.grid.cells[at].next = self.grid.cells[join].next;
+        self.grid.cells[join].next = i.0;
+        self.grid.chain_stones[join] += 1;
+        self.grid.libs[join] += libs;
         // Other own neighbours in other chains (rare): merge them.
         let mut merges = 0u32;
         for (k, &head) in heads[..4].iter().enumerate() {
@@ -763,7 +789,7 @@ impl Board {
         while merges != 0 {
             let n = ns[merges.trailing_zeros() as usize];
             merges &= merges - 1;
-            let (mine, theirs) = (self.head(i), usize::from(self.cells[n].head));
+            let (mine, theirs) = (self.head(i), usize::from(self.grid.cells[n].head));
             if mine != theirs {
                 self.merge(theirs, mine);
             }
@@ -774,7 +800,7 @@ impl Board {
             let n = ns[dead.trailing_zeros() as usize];
             dead &= dead - 1;
             // Two sides of one chain: the first removal empties the second.
-            if self.cells[n].content == opp {
+            if self.grid.cells[n].content == opp {
                 captured += self.remove_chain(PointIndex(n as u16));
             }
         }
@@ -786,8 +812,8 @@ impl Board {
             self.captured_count = captured;
         } else if captured == 1 {
             let h = self.head(i);
-            if self.chain_stones[h] == 1 && lib_count(self.libs[h]) == 1 {
-                self.ko = Some((self.captured[0], c.opponent()));
+            if self.grid.chain_stones[h] == 1 && lib_count(self.grid.libs[h]) == 1 {
+                self.ko = Some((self.grid.captured[0], c.opponent()));
             }
         }
         captured
@@ -798,7 +824,7 @@ impl Board {
     #[inline]
     #[must_use]
     pub fn is_playable_non_eye(&self, i: PointIndex, c: Color, suicide: Suicide) -> bool {
-        let packed = self.cells[i.get()].around;
+        let packed = self.grid.cells[i.get()].around;
         // An empty neighbour: legal, and neither an eye nor a ko point.
         if count_of(packed, EMPTY) > 0 {
             return true;
@@ -814,42 +840,45 @@ impl Board {
             Suicide::MultiStoneOnly => own > 0,
             Suicide::Allowed => true,
         };
-        !eye & !ko & (suicide_ok | self.surrounded_gains_liberty(i, c))
+        let playable = !eye & !ko & (suicide_ok | self.surrounded_gains_liberty(i, c));
+        // Opaque to the optimiser, so the caller branches once on the answer:
+        // otherwise LLVM splits `a & b` into two jumps, each mispredicted.
+        std::hint::black_box(playable)
     }
 
     #[inline]
     fn add_liberty(&mut self, head: usize, lib: PointIndex) {
-        self.libs[head] += lib_key(lib.get());
+        self.grid.libs[head] += lib_key(lib.get());
     }
 
     /// Joins chain `b` into chain `a`, or `a` into `b` when `b` has more
     /// stones: the smaller chain's stones are relabelled.
     fn merge(&mut self, a: usize, b: usize) {
-        let (keep, gone) = if self.chain_stones[a] >= self.chain_stones[b] {
+        let (keep, gone) = if self.grid.chain_stones[a] >= self.grid.chain_stones[b] {
             (a, b)
         } else {
             (b, a)
         };
         let mut s = gone;
         loop {
-            self.cells[s].head = keep as u16;
-            s = usize::from(self.cells[s].next);
+            self.grid.cells[s].head = keep as u16;
+            s = usize::from(self.grid.cells[s].next);
             if s == gone {
                 break;
             }
         }
-        let (kn, gn) = (self.cells[keep].next, self.cells[gone].next);
-        self.cells[keep].next = gn;
-        self.cells[gone].next = kn;
-        self.chain_stones[keep] += self.chain_stones[gone];
-        self.libs[keep] += self.libs[gone];
+        let (kn, gn) = (self.grid.cells[keep].next, self.grid.cells[gone].next);
+        self.grid.cells[keep].next = gn;
+        self.grid.cells[gone].next = kn;
+        self.grid.chain_stones[keep] += self.grid.chain_stones[gone];
+        self.grid.libs[keep] += self.grid.libs[gone];
     }
 
     /// Removes the chain through `i`; returns how many stones it had. Each
     /// stone's cell becomes a liberty of the adjacent opponent chains, added
     /// without branches (masked by content).
     fn remove_chain(&mut self, i: PointIndex) -> usize {
-        let content = self.cells[i.get()].content;
+        let content = self.grid.cells[i.get()].content;
         let other = content ^ (BLACK ^ WHITE);
         let color = if content == BLACK {
             Color::Black
@@ -861,20 +890,21 @@ impl Board {
         let mut count = 0;
         loop {
             let p = PointIndex(s);
-            let next = self.cells[p.get()].next;
-            self.cells[p.get()].content = EMPTY;
+            let next = self.grid.cells[p.get()].next;
+            self.grid.cells[p.get()].content = EMPTY;
             self.hash ^= zobrist::key(color, p.get());
             self.push_empty(p);
-            self.captured[self.captured_count] = p;
+            self.grid.captured[self.captured_count] = p;
             self.captured_count += 1;
             count += 1;
             let key = lib_key(p.get());
+            self.add_to_diagonals(p, delta);
             for n in self.neighbors(p) {
-                let cell = &mut self.cells[n.get()];
+                let cell = &mut self.grid.cells[n.get()];
                 cell.around = cell.around.wrapping_add(delta);
                 let head = usize::from(cell.head);
                 let gains = mask(cell.content == other);
-                self.libs[head] += key & gains;
+                self.grid.libs[head] += key & gains;
             }
             s = next;
             if s == i.0 {
@@ -886,18 +916,18 @@ impl Board {
 
     #[inline]
     fn push_empty(&mut self, i: PointIndex) {
-        self.slots[i.get()] = self.empty_count as u16;
-        self.empties[self.empty_count] = i;
+        self.grid.slots[i.get()] = self.empty_count as u16;
+        self.grid.empties[self.empty_count] = i;
         self.empty_count += 1;
     }
 
     #[inline]
     fn remove_empty(&mut self, i: PointIndex) {
-        let slot = usize::from(self.slots[i.get()]);
+        let slot = usize::from(self.grid.slots[i.get()]);
         self.empty_count -= 1;
-        let moved = self.empties[self.empty_count];
-        self.empties[slot] = moved;
-        self.slots[moved.get()] = slot as u16;
+        let moved = self.grid.empties[self.empty_count];
+        self.grid.empties[slot] = moved;
+        self.grid.slots[moved.get()] = slot as u16;
     }
 
     /// Puts stones on and takes them off without captures (SGF setup, handicap,
@@ -913,7 +943,7 @@ impl Board {
                 return Err(SetupError::OffBoard(p));
             }
             let i = self.index(p);
-            self.cells[i.get()].content = stone.map_or(EMPTY, code);
+            self.grid.cells[i.get()].content = stone.map_or(EMPTY, code);
         }
         self.rebuild();
         if let Some(p) = self.size.points().find(|&p| {
@@ -933,16 +963,21 @@ impl Board {
             let packed = self
                 .neighbors(i)
                 .iter()
-                .map(|n| around(self.cells[n.get()].content))
+                .map(|n| around(self.grid.cells[n.get()].content))
                 .sum();
-            self.cells[i.get()].around = packed;
+            self.grid.cells[i.get()].around = packed;
+            self.grid.diag[i.get()] = self
+                .diagonals(i)
+                .iter()
+                .map(|d| around(self.grid.cells[d.get()].content))
+                .sum();
         }
         self.empty_count = 0;
         self.hash = 0;
         self.ko = None;
         for p in self.size.points() {
             let i = self.index(p);
-            self.cells[i.get()].head = 0;
+            self.grid.cells[i.get()].head = 0;
         }
         for p in self.size.points() {
             let i = self.index(p);
@@ -950,7 +985,7 @@ impl Board {
                 None => self.push_empty(i),
                 Some(c) => {
                     self.hash ^= zobrist::key(c, i.get());
-                    if self.cells[i.get()].head == 0 {
+                    if self.grid.cells[i.get()].head == 0 {
                         self.rebuild_chain(i);
                     }
                 }
@@ -959,26 +994,27 @@ impl Board {
     }
 
     fn rebuild_chain(&mut self, start: PointIndex) {
-        let content = self.cells[start.get()].content;
+        let content = self.grid.cells[start.get()].content;
         let head = start.get();
         let mut stack = vec![start];
         let mut members = Vec::new();
-        self.cells[head].head = start.0;
+        self.grid.cells[head].head = start.0;
         while let Some(s) = stack.pop() {
             members.push(s);
             for n in self.neighbors(s) {
-                if self.cells[n.get()].content == content && self.cells[n.get()].head == 0 {
-                    self.cells[n.get()].head = start.0;
+                if self.grid.cells[n.get()].content == content && self.grid.cells[n.get()].head == 0
+                {
+                    self.grid.cells[n.get()].head = start.0;
                     stack.push(n);
                 }
             }
         }
-        self.chain_stones[head] = members.len() as u16;
-        self.libs[head] = 0;
+        self.grid.chain_stones[head] = members.len() as u16;
+        self.grid.libs[head] = 0;
         for (k, &s) in members.iter().enumerate() {
-            self.cells[s.get()].next = members[(k + 1) % members.len()].0;
+            self.grid.cells[s.get()].next = members[(k + 1) % members.len()].0;
             for n in self.neighbors(s) {
-                if self.cells[n.get()].content == EMPTY {
+                if self.grid.cells[n.get()].content == EMPTY {
                     self.add_liberty(head, n);
                 }
             }
