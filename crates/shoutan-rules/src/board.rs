@@ -743,26 +743,30 @@ impl Board {
         let key = lib_key(at);
         let delta = around(me).wrapping_sub(around(EMPTY));
         let mut libs = 0;
-        let mut own = 0u32;
-        let mut dead = 0u32;
-        // The neighbours' chain heads, then the stone's own cell for "none".
-        let mut heads = [at; 8];
-        for (k, &n) in ns.iter().enumerate() {
+        let mut any_dead = false;
+        // The chain the stone joins: an own neighbour's, else its own; and
+        // whether two own neighbours are in different chains. Few values
+        // live across the loop: more would spill to the stack.
+        let mut join = at;
+        let mut seen_own = false;
+        let mut other_chains = false;
+        for n in ns {
             let cell = &mut self.grid.cells[n];
             cell.around = cell.around.wrapping_add(delta);
             let content = cell.content;
             let head = usize::from(cell.head);
-            heads[k] = head;
+            let is_own = content == me;
             libs += lib_key(n) & EMPTY_MASK[usize::from(content & 3)];
-            own |= u32::from(content == me) << k;
+            other_chains |= is_own & seen_own & (head != join);
+            seen_own |= is_own;
+            join = if is_own { head } else { join };
             // An empty or border cell's head is stale: the content masks it
             // out. An opponent chain dies when it has one pseudo-liberty left
             // before this side's is taken: that one is `i`, and a chain that
             // touches `i` from several sides reaches one at its last side.
             let chain = self.grid.libs[head];
-            dead |= u32::from((content == opp) & (lib_count(chain) == 1)) << k;
-            self.grid.libs[head] =
-                chain.wrapping_sub(key & mask((content == me) | (content == opp)));
+            any_dead |= (content == opp) & (lib_count(chain) == 1);
+            self.grid.libs[head] = chain.wrapping_sub(key & mask(is_own | (content == opp)));
         }
         self.add_to_diagonals(i, delta);
         let cell = &mut self.grid.cells[at];
@@ -771,37 +775,53 @@ impl Board {
         self.grid.chain_stones[at] = 0;
         self.grid.libs[at] = 0;
 
-        // The stone joins the chain of its first own neighbour, or starts
-        // its own (`heads[4]` is `at`), without a branch: linking `at` after
-        // the chain's head works for a one-stone chain of `at` alone too.
-        let join = heads[(own | 1 << 4).trailing_zeros() as usize & 7];
+        // Join without a branch: linking `at` after the chain's head works
+        // for the one-stone chain of `at` alone too.
         self.grid.cells[at].head = join as u16;
         self.grid.cells[at].next = self.grid.cells[join].next;
         self.grid.cells[join].next = i.0;
         self.grid.chain_stones[join] += 1;
         self.grid.libs[join] += libs;
-        // Other own neighbours in other chains (rare): merge them.
-        let mut merges = 0u32;
-        for (k, &head) in heads[..4].iter().enumerate() {
-            merges |= u32::from(head != join) << k;
-        }
-        merges &= own;
-        while merges != 0 {
-            let n = ns[merges.trailing_zeros() as usize];
-            merges &= merges - 1;
-            let (mine, theirs) = (self.head(i), usize::from(self.grid.cells[n].head));
-            if mine != theirs {
-                self.merge(theirs, mine);
+        // Own neighbours in other chains (rare): merge them.
+        if other_chains {
+            let mut merges = 0u32;
+            for (k, &n) in ns.iter().enumerate() {
+                let cell = self.grid.cells[n];
+                merges |= u32::from((cell.content == me) & (usize::from(cell.head) != join)) << k;
+            }
+            // At least one: the first needs no loop test.
+            loop {
+                let n = ns[merges.trailing_zeros() as usize & 3];
+                merges &= merges - 1;
+                let (mine, theirs) = (self.head(i), usize::from(self.grid.cells[n].head));
+                if mine != theirs {
+                    self.merge(theirs, mine);
+                }
+                if merges == 0 {
+                    break;
+                }
             }
         }
 
         let mut captured = 0;
-        while dead != 0 {
-            let n = ns[dead.trailing_zeros() as usize];
-            dead &= dead - 1;
-            // Two sides of one chain: the first removal empties the second.
-            if self.grid.cells[n].content == opp {
-                captured += self.remove_chain(PointIndex(n as u16));
+        if any_dead {
+            let mut dead = 0u32;
+            for (k, &n) in ns.iter().enumerate() {
+                let cell = self.grid.cells[n];
+                let gone = self.grid.libs[usize::from(cell.head)] == 0;
+                dead |= u32::from((cell.content == opp) & gone) << k;
+            }
+            // At least one: the first needs no loop test.
+            loop {
+                let n = ns[dead.trailing_zeros() as usize & 3];
+                dead &= dead - 1;
+                // Two sides of one chain: the first removal empties the second.
+                if self.grid.cells[n].content == opp {
+                    captured += self.remove_chain(PointIndex(n as u16));
+                }
+                if dead == 0 {
+                    break;
+                }
             }
         }
         self.captures[c.index()] += captured as u32;
@@ -817,6 +837,30 @@ impl Board {
             }
         }
         captured
+    }
+
+    /// The first empty point from the `r`-th of `2³²` of the way through the
+    /// empty list, wrapping round, where `c` may play and that is not `c`'s
+    /// own eye: the move choice of light playouts. Two plain loops instead
+    /// of one with a wrap test, and masked indices, keep the scan short.
+    #[inline]
+    pub(crate) fn playable_from(&self, r: u32, c: Color, suicide: Suicide) -> Option<PointIndex> {
+        let n = self.empty_count;
+        // Multiply-shift range reduction: a bias below 2⁻²² is nothing for a playout.
+        let start = ((u64::from(r) * n as u64) >> 32) as usize;
+        for j in start..n {
+            let i = self.grid.empties[j];
+            if self.is_playable_non_eye(i, c, suicide) {
+                return Some(i);
+            }
+        }
+        for j in 0..start {
+            let i = self.grid.empties[j];
+            if self.is_playable_non_eye(i, c, suicide) {
+                return Some(i);
+            }
+        }
+        None
     }
 
     /// Whether `c` may play at empty `i` and `i` is not `c`'s own eye: the

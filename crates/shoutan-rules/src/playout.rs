@@ -50,24 +50,7 @@ pub fn random_move(
     suicide: Suicide,
     rng: &mut fastrand::Rng,
 ) -> Option<PointIndex> {
-    let empties = board.empty_points();
-    let n = empties.len();
-    if n == 0 {
-        return None;
-    }
-    // Multiply-shift range reduction: a bias below 2⁻²² is nothing for a playout.
-    let start = ((u64::from(rng.u32(..)) * n as u64) >> 32) as usize;
-    for k in 0..n {
-        let mut j = start + k;
-        if j >= n {
-            j -= n;
-        }
-        let i = empties[j];
-        if board.is_playable_non_eye(i, c, suicide) {
-            return Some(i);
-        }
-    }
-    None
+    board.playable_from(rng.u32(..), c, suicide)
 }
 
 /// Tromp–Taylor area of a finished playout, black minus white: stones plus
