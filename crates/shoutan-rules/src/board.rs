@@ -12,6 +12,12 @@
 //! A chain is in atari exactly when all its pseudo-liberties are one point,
 //! which is when `count × Σ² = (Σ)²`; that point is `Σ / count`.
 //!
+//! What the inner loops read of a cell (content, chain head, next stone and
+//! packed counts of the neighbours' contents) fits in eight bytes; chain
+//! totals, empty-list slots and packed counts of the diagonal neighbours'
+//! contents (for the eye test) are arrays of their own, and all the arrays
+//! share one allocation so they are reached from one base pointer.
+//!
 //! Random playouts make the branches of a board unpredictable, and a
 //! mispredicted branch costs more than a dozen instructions; so the per-move
 //! updates are written without branches where they can be (masked adds
