@@ -114,6 +114,14 @@ const fn lib_sum(libs: u64) -> u64 {
     (libs >> LIB_SUM_SHIFT) & ((1 << (LIB_COUNT_SHIFT - LIB_SUM_SHIFT)) - 1)
 }
 
+/// Whether packed liberties count at most one pseudo-liberty. Tested on the
+/// upper half, so the constant fits in an instruction (a 64-bit mask would
+/// need a register of its own in the hottest loop).
+#[inline]
+const fn at_most_one_lib(libs: u64) -> bool {
+    (libs >> LIB_SUM_SHIFT) as u32 >> (LIB_COUNT_SHIFT - LIB_SUM_SHIFT + 1) == 0
+}
+
 /// Whether packed liberties are all one point (and there is at least one).
 #[inline]
 const fn libs_in_atari(libs: u64) -> bool {
@@ -768,10 +776,11 @@ impl Board {
             join = if is_own { head } else { join };
             // An empty or border cell's head is stale: the content masks it
             // out. An opponent chain dies when it has one pseudo-liberty left
-            // before this side's is taken: that one is `i`, and a chain that
-            // touches `i` from several sides reaches one at its last side.
+            // before this side's is taken (at most one: it has this one):
+            // that one is `i`, and a chain that touches `i` from several
+            // sides reaches one at its last side.
             let chain = self.grid.libs[head];
-            any_dead |= (content == opp) & (lib_count(chain) == 1);
+            any_dead |= (content == opp) & at_most_one_lib(chain);
             self.grid.libs[head] = chain.wrapping_sub(key & mask(is_own | (content == opp)));
         }
         self.add_to_diagonals(i, delta);
