@@ -747,6 +747,14 @@ impl Board {
     /// follow behind one branch each.
     #[inline]
     pub fn play_unchecked(&mut self, i: PointIndex, c: Color) -> usize {
+        self.play_as(i, c)
+    }
+
+    /// [`play_unchecked`](Self::play_unchecked), always inlined: light
+    /// playouts call it with a constant colour, so the colour's codes, shifts
+    /// and hash keys fold into the instructions.
+    #[inline(always)]
+    pub(crate) fn play_as(&mut self, i: PointIndex, c: Color) -> usize {
         let me = code(c);
         let opp = me ^ (BLACK ^ WHITE);
         let at = i.get();
@@ -858,7 +866,8 @@ impl Board {
     /// empty list, wrapping round, where `c` may play and that is not `c`'s
     /// own eye: the move choice of light playouts. Two plain loops instead
     /// of one with a wrap test, and masked indices, keep the scan short.
-    #[inline]
+    /// Always inlined, so a constant colour folds into the candidate test.
+    #[inline(always)]
     pub(crate) fn playable_from(&self, r: u32, c: Color, suicide: Suicide) -> Option<PointIndex> {
         let n = self.empty_count;
         // Multiply-shift range reduction: a bias below 2⁻²² is nothing for a playout.
@@ -880,7 +889,7 @@ impl Board {
 
     /// Whether `c` may play at empty `i` and `i` is not `c`'s own eye: the
     /// candidate test of light playouts, in one pass over the neighbours.
-    #[inline]
+    #[inline(always)]
     #[must_use]
     pub fn is_playable_non_eye(&self, i: PointIndex, c: Color, suicide: Suicide) -> bool {
         let packed = self.grid.cells[i.get()].around;
