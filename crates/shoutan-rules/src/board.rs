@@ -942,13 +942,17 @@ impl Board {
         } else {
             (b, a)
         };
-        let mut s = gone;
-        loop {
+        // The first two stones unconditionally (in a one-stone chain the
+        // second step comes back to the first and relabels it again): most
+        // merged chains are that small, and a loop exit whose trip count
+        // varies is mispredicted nearly every time.
+        let second = usize::from(self.grid.cells[gone].next);
+        let mut s = usize::from(self.grid.cells[second].next);
+        self.grid.cells[gone].head = keep as u16;
+        self.grid.cells[second].head = keep as u16;
+        while s != gone {
             self.grid.cells[s].head = keep as u16;
             s = usize::from(self.grid.cells[s].next);
-            if s == gone {
-                break;
-            }
         }
         let (kn, gn) = (self.grid.cells[keep].next, self.grid.cells[gone].next);
         self.grid.cells[keep].next = gn;
