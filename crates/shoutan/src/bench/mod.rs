@@ -3,6 +3,7 @@
 
 mod pairing;
 mod playouts;
+mod server;
 mod strength;
 
 use std::process::ExitCode;
@@ -16,6 +17,8 @@ pub enum Command {
     Pairing(pairing::Args),
     /// Playing strength against GNU Go, with playouts per second in the search.
     Strength(strength::Args),
+    /// The game server under load: moves/s and send-to-opponent latency.
+    Server(server::Args),
 }
 
 /// Runs one benchmark.
@@ -24,5 +27,6 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Playouts(args) => playouts::run(args),
         Command::Pairing(args) => pairing::run(args),
         Command::Strength(args) => strength::run(args),
+        Command::Server(args) => server::run(args),
     }
 }

@@ -19,10 +19,15 @@ pub struct Args {
 
 /// Prints playouts per second for each size.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::ensure!(args.rounds > 0 && args.seconds > 0.0, "rounds and seconds must be positive");
+    anyhow::ensure!(
+        args.rounds > 0 && args.seconds > 0.0,
+        "rounds and seconds must be positive"
+    );
     let round = Duration::from_secs_f64(args.seconds);
     for size in [BoardSize::NINE, BoardSize::NINETEEN] {
-        let mut rates: Vec<f64> = (0..args.rounds).map(|r| rate(size, round, r as u64)).collect();
+        let mut rates: Vec<f64> = (0..args.rounds)
+            .map(|r| rate(size, round, r as u64))
+            .collect();
         rates.sort_by(f64::total_cmp);
         let median = rates[rates.len() / 2];
         println!(
@@ -45,7 +50,13 @@ fn rate(size: BoardSize, round: Duration, seed: u64) -> f64 {
     while start.elapsed() < round {
         for _ in 0..64 {
             board.clone_from(&empty);
-            light_playout(&mut board, Color::Black, Suicide::Forbidden, 3 * size.area(), &mut rng);
+            light_playout(
+                &mut board,
+                Color::Black,
+                Suicide::Forbidden,
+                3 * size.area(),
+                &mut rng,
+            );
         }
         playouts += 64;
     }

@@ -1,0 +1,267 @@
+//! What an organiser sets when creating an event: the tournament crate's
+//! system and standings order, and the games' ruleset, board, komi and
+//! clock, registration window and late-arrival limit. Checked once, stored
+//! in the event's first action.
+
+use serde::{Deserialize, Serialize};
+use shoutan_clock::TimeOutRule;
+use shoutan_tournament::{
+    ColourRule, Criterion, Settings, System, TeamSettings, TieRule, Tournament,
+};
+
+use crate::error::ApiError;
+use crate::settings::{ChallengeRequest, ChallengeSettings, ColourRequest, HandicapRequest};
+
+/// Art. 22.2: online play allows 15 minutes late.
+pub const DEFAULT_LATE_ARRIVAL_MS: u64 = 15 * 60 * 1000;
+/// The longest late-arrival limit accepted (Art. 22.1 allows one hour).
+const MAX_LATE_ARRIVAL_MS: u64 = 60 * 60 * 1000;
+/// The longest event name.
+const MAX_NAME: usize = 100;
+
+/// The body of `POST /api/events`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EventRequest {
+    /// The event's name.
+    pub name: String,
+    /// The pairing system, as the tournament crate writes it
+    /// (`{"kind": "swiss"}`, `{"kind": "knockout", "losses": 1}`, …).
+    pub system: System,
+    /// Planned rounds (Swiss-like systems).
+    #[serde(default)]
+    pub rounds: Option<u32>,
+    /// Team events.
+    #[serde(default)]
+    pub teams: Option<TeamSettings>,
+    /// The standings order by criterion names (`["points", "sos", "sb"]`);
+    /// default: the system's.
+    #[serde(default)]
+    pub tie_breaks: Option<Vec<String>>,
+    /// Ties after every criterion.
+    #[serde(default)]
+    pub ties: Option<TieRule>,
+    /// Colours of even games.
+    #[serde(default)]
+    pub colours: Option<ColourRule>,
+    /// Points for a pairing bye.
+    #[serde(default)]
+    pub bye_points: Option<u8>,
+    /// The seed of every draw (default: drawn now, and recorded).
+    #[serde(default)]
+    pub seed: Option<u64>,
+    /// Board size (default 19).
+    #[serde(default)]
+    pub size: Option<u32>,
+    /// A ruleset preset's name or a whole ruleset (default Chinese).
+    #[serde(default)]
+    pub ruleset: Option<serde_json::Value>,
+    /// Komi of even games (default: the ruleset's).
+    #[serde(default)]
+    pub komi: Option<f64>,
+    /// The time control as text or JSON (default: no clock).
+    #[serde(default)]
+    pub time_control: Option<serde_json::Value>,
+    /// Art. 22.5's option.
+    #[serde(default)]
+    pub time_out: TimeOutRule,
+    /// Whether the event's games change ratings (default true).
+    #[serde(default)]
+    pub rated: Option<bool>,
+    /// Self-registration opens (ms since the epoch; default: at once).
+    #[serde(default)]
+    pub registration_opens: Option<i64>,
+    /// Self-registration closes (ms; default: when round 1 is paired).
+    #[serde(default)]
+    pub registration_closes: Option<i64>,
+    /// How late a player may sit down before losing by forfeit (ms).
+    #[serde(default)]
+    pub late_arrival_ms: Option<u64>,
+    /// When each round is paired and started by itself (ms since the
+    /// epoch, round 1 first); the organiser may start one earlier.
+    #[serde(default)]
+    pub round_times: Vec<i64>,
+    /// Where (for exports).
+    #[serde(default)]
+    pub place: Option<String>,
+    /// When (for exports).
+    #[serde(default)]
+    pub dates: Option<String>,
+}
+
+/// An event's settings, checked.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EventConfig {
+    /// The name.
+    pub name: String,
+    /// The tournament crate's settings (system, rounds, criteria, seed…).
+    pub settings: Settings,
+    /// The games' settings (handicap and colours come from the pairing).
+    pub game: ChallengeSettings,
+    /// Self-registration opens (ms).
+    pub registration_opens: Option<i64>,
+    /// Self-registration closes (ms).
+    pub registration_closes: Option<i64>,
+    /// The late-arrival limit (ms).
+    pub late_arrival_ms: u64,
+    /// When each round starts by itself (ms), round 1 first.
+    #[serde(default)]
+    pub round_times: Vec<i64>,
+    /// Where.
+    pub place: Option<String>,
+    /// When.
+    pub dates: Option<String>,
+}
+
+fn bad(code: &'static str, message: impl Into<String>) -> ApiError {
+    ApiError::bad_request(code, message)
+}
+
+impl EventRequest {
+    /// Checks the request; the seed is drawn here when not given.
+    pub fn check(&self) -> Result<EventConfig, ApiError> {
+        let name = self.name.trim().to_owned();
+        if name.is_empty() || name.chars().count() > MAX_NAME {
+            return Err(bad(
+                "bad_name",
+                format!("an event's name has 1 to {MAX_NAME} characters"),
+            ));
+        }
+        let mut settings = Settings::new(self.system, self.teams);
+        settings.rounds = self.rounds;
+        if let Some(names) = &self.tie_breaks {
+            settings.criteria = names
+                .iter()
+                .map(|n| n.parse::<Criterion>())
+                .collect::<Result<_, _>>()
+                .map_err(|e| bad("bad_tie_breaks", e.to_string()))?;
+        }
+        if let Some(ties) = self.ties {
+            settings.ties = ties;
+        }
+        if let Some(colours) = self.colours {
+            settings.colours = colours;
+        }
+        if let Some(points) = self.bye_points {
+            if points > 2 {
+                return Err(bad("bad_bye_points", "a bye scores 0, 1 or 2 points"));
+            }
+            settings.bye_points = points;
+        }
+        settings.seed = self.seed.unwrap_or_else(|| fastrand::u64(..));
+        Tournament::new(&name, settings.clone()).map_err(|e| bad("bad_system", e.to_string()))?;
+        let game = ChallengeRequest {
+            opponent: None,
+            size: self.size.unwrap_or(19),
+            ruleset: self.ruleset.clone(),
+            komi: self.komi,
+            handicap: HandicapRequest::None,
+            colour: ColourRequest::Black,
+            time_control: self.time_control.clone(),
+            time_out: self.time_out,
+            rated: self.rated.unwrap_or(true),
+        }
+        .check()?;
+        let late_arrival_ms = self.late_arrival_ms.unwrap_or(DEFAULT_LATE_ARRIVAL_MS);
+        if late_arrival_ms == 0 || late_arrival_ms > MAX_LATE_ARRIVAL_MS {
+            return Err(bad(
+                "bad_late_arrival",
+                "the late-arrival limit is 1 ms to 1 hour (Art. 22.1)",
+            ));
+        }
+        if let (Some(opens), Some(closes)) = (self.registration_opens, self.registration_closes)
+            && closes <= opens
+        {
+            return Err(bad(
+                "bad_registration_window",
+                "registration must close after it opens",
+            ));
+        }
+        if self.round_times.windows(2).any(|w| w[1] <= w[0]) {
+            return Err(bad(
+                "bad_round_times",
+                "each round's time must follow the one before",
+            ));
+        }
+        Ok(EventConfig {
+            name,
+            settings,
+            game,
+            registration_opens: self.registration_opens,
+            registration_closes: self.registration_closes,
+            late_arrival_ms,
+            round_times: self.round_times.clone(),
+            place: self.place.clone(),
+            dates: self.dates.clone(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(json: serde_json::Value) -> EventRequest {
+        serde_json::from_value(json).expect("an event request")
+    }
+
+    /// The body the web client's form sends for a McMahon event.
+    #[test]
+    fn a_mcmahon_event_as_the_form_sends_it() {
+        let config = request(serde_json::json!({
+            "name": " Spring McMahon ",
+            "system": {"kind": "mc_mahon", "bar": "1d", "floor": "20k",
+                "handicap": {"basis": "mms", "correction": 0, "ceiling": 0}},
+            "rounds": 4,
+            "size": 9,
+            "rated": false,
+            "late_arrival_ms": 900_000,
+            "tie_breaks": ["mms", "sos", "sosos"],
+        }))
+        .check()
+        .expect("valid");
+        assert_eq!(config.name, "Spring McMahon");
+        assert!(matches!(config.settings.system, System::McMahon(_)));
+        assert_eq!(
+            config.settings.criteria,
+            vec![Criterion::Mms, Criterion::Sos, Criterion::Sosos]
+        );
+        assert_eq!(config.game.size.get(), 9);
+        assert!(!config.game.rated);
+    }
+
+    #[test]
+    fn bad_settings_are_named() {
+        let base = serde_json::json!({"name": "Cup", "system": {"kind": "swiss"}, "rounds": 3});
+        let with = |key: &str, value: serde_json::Value| {
+            let mut body = base.clone();
+            body[key] = value;
+            request(body).check().expect_err("refused").code
+        };
+        assert_eq!(with("name", "  ".into()), "bad_name");
+        assert_eq!(with("rounds", serde_json::Value::Null), "bad_system");
+        assert_eq!(
+            with("tie_breaks", serde_json::json!(["sos2"])),
+            "bad_tie_breaks"
+        );
+        assert_eq!(with("late_arrival_ms", 0.into()), "bad_late_arrival");
+        assert_eq!(
+            with("late_arrival_ms", 3_600_001.into()),
+            "bad_late_arrival"
+        );
+        assert_eq!(with("size", 0.into()), "bad_size");
+        assert_eq!(with("bye_points", 3.into()), "bad_bye_points");
+        assert_eq!(with("time_control", "forever".into()), "bad_time_control");
+        assert_eq!(
+            with("round_times", serde_json::json!([2000, 1000])),
+            "bad_round_times"
+        );
+        let mut window = base.clone();
+        window["registration_opens"] = 2000.into();
+        window["registration_closes"] = 1000.into();
+        assert_eq!(
+            request(window).check().expect_err("refused").code,
+            "bad_registration_window"
+        );
+    }
+}

@@ -1,0 +1,296 @@
+//! Every event in memory, each behind its own lock: a change is checked on
+//! a copy, written to the log (with the games it starts) and only then
+//! made. At start the events are rebuilt from their logs.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::Arc;
+
+use shoutan_store::{
+    GameId, NewTournament, Store, StoreError, TournamentAction, TournamentId, TournamentRow,
+};
+use tokio::sync::{Mutex, RwLock};
+
+use super::action::{Action, Person};
+use super::config::EventConfig;
+use super::event::Event;
+use super::games;
+use crate::error::ApiError;
+use crate::live::event::GameEvent;
+use crate::live::registry::Shared;
+use crate::lobby::{LiveGameView, Lobby};
+use crate::time;
+
+/// Where a game sits in an event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Seat {
+    /// The event.
+    pub event: TournamentId,
+    /// The round.
+    pub round: u32,
+    /// The table.
+    pub table: u32,
+}
+
+/// The events.
+pub struct Events {
+    store: Arc<dyn Store>,
+    games: Arc<Shared>,
+    lobby: Arc<Lobby>,
+    events: RwLock<BTreeMap<TournamentId, Arc<Mutex<Event>>>>,
+    by_game: RwLock<HashMap<GameId, Seat>>,
+    failed_starts: Mutex<HashSet<(TournamentId, u32)>>,
+}
+
+impl Events {
+    /// Rebuilds every event from its log.
+    pub async fn load(
+        store: Arc<dyn Store>,
+        games: Arc<Shared>,
+        lobby: Arc<Lobby>,
+    ) -> Result<Arc<Events>, StoreError> {
+        let events = Events {
+            store,
+            games,
+            lobby,
+            events: RwLock::new(BTreeMap::new()),
+            by_game: RwLock::new(HashMap::new()),
+            failed_starts: Mutex::new(HashSet::new()),
+        };
+        for row in events.store.tournaments().await? {
+            match events.replay(&row).await {
+                Ok(event) => {
+                    let mut by_game = events.by_game.write().await;
+                    for (&(round, table), &game) in &event.games {
+                        by_game.insert(
+                            game,
+                            Seat {
+                                event: row.id,
+                                round,
+                                table,
+                            },
+                        );
+                    }
+                    events
+                        .events
+                        .write()
+                        .await
+                        .insert(row.id, Arc::new(Mutex::new(event)));
+                }
+                Err(why) => tracing::error!("event {} does not replay: {why}", row.id),
+            }
+        }
+        Ok(Arc::new(events))
+    }
+
+    async fn replay(&self, row: &TournamentRow) -> Result<Event, String> {
+        let actions = self
+            .store
+            .tournament_actions(row.id)
+            .await
+            .map_err(|e| e.to_string())?;
+        let mut entries = actions.into_iter();
+        let first = entries.next().ok_or("an empty log")?;
+        let Action::Create { config } =
+            serde_json::from_str::<Action>(&first.body).map_err(|e| e.to_string())?
+        else {
+            return Err("the log does not begin with the creation".into());
+        };
+        let organiser = self.person(row.organiser).await?;
+        let mut event =
+            Event::new(row.id, organiser, row.created_at, config).map_err(|e| e.message)?;
+        for stored in entries {
+            if stored.seq != event.next_seq() {
+                return Err(format!("action {} out of order", stored.seq));
+            }
+            let action: Action = serde_json::from_str(&stored.body)
+                .map_err(|e| format!("action {}: {e}", stored.seq))?;
+            let actor = match stored.actor {
+                Some(id) => Some(self.person(id).await?),
+                None => None,
+            };
+            event
+                .apply(action, actor, stored.at)
+                .map_err(|e| format!("action {}: {}", stored.seq, e.message))?;
+        }
+        for g in self
+            .store
+            .tournament_games(row.id)
+            .await
+            .map_err(|e| e.to_string())?
+        {
+            event.games.insert((g.round, g.table), g.game);
+        }
+        Ok(event)
+    }
+
+    async fn person(&self, id: shoutan_store::UserId) -> Result<Person, String> {
+        let user = self
+            .store
+            .user(id)
+            .await
+            .map_err(|e| e.to_string())?
+            .ok_or_else(|| format!("no account {id}"))?;
+        Ok(Person {
+            id: user.id,
+            name: user.name,
+        })
+    }
+
+    /// Creates an event.
+    pub async fn create(
+        &self,
+        organiser: Person,
+        config: EventConfig,
+    ) -> Result<Arc<Mutex<Event>>, ApiError> {
+        let created_at = time::now_millis();
+        let body = serde_json::to_string(&Action::Create {
+            config: config.clone(),
+        })
+        .map_err(ApiError::internal)?;
+        let row = self
+            .store
+            .create_tournament(NewTournament {
+                name: config.name.clone(),
+                organiser: organiser.id,
+                created_at,
+                first_action: body,
+            })
+            .await?;
+        let event = Arc::new(Mutex::new(Event::new(
+            row.id, organiser, created_at, config,
+        )?));
+        self.events.write().await.insert(row.id, Arc::clone(&event));
+        Ok(event)
+    }
+
+    /// The event with this id.
+    pub async fn get(&self, id: TournamentId) -> Result<Arc<Mutex<Event>>, ApiError> {
+        self.events
+            .read()
+            .await
+            .get(&id)
+            .cloned()
+            .ok_or_else(|| ApiError::not_found(format!("no event {id}")))
+    }
+
+    /// Every event.
+    pub async fn all(&self) -> Vec<Arc<Mutex<Event>>> {
+        self.events.read().await.values().cloned().collect()
+    }
+
+    /// Where a game sits, if it belongs to an event.
+    pub async fn seat_of(&self, game: GameId) -> Option<Seat> {
+        self.by_game.read().await.get(&game).copied()
+    }
+
+    /// Applies `action` to the locked event and logs it durably.
+    pub async fn change(
+        &self,
+        event: &mut Event,
+        action: Action,
+        actor: Option<Person>,
+    ) -> Result<(), ApiError> {
+        let at = time::now_millis();
+        let mut next = event.clone();
+        next.apply(action.clone(), actor.clone(), at)?;
+        self.store
+            .append_tournament_action(
+                TournamentAction {
+                    tournament: event.id,
+                    seq: event.next_seq(),
+                    at,
+                    actor: actor.map(|a| a.id),
+                    body: serde_json::to_string(&action).map_err(ApiError::internal)?,
+                },
+                Vec::new(),
+            )
+            .await?;
+        *event = next;
+        self.to_live_game(event, &action).await;
+        Ok(())
+    }
+
+    /// Pairs the next round of the locked event, creates its online games
+    /// and starts their clocks. Returns the round's number. `actor`: who
+    /// started it (`None`: the server, at the round's set time).
+    pub async fn start_round(
+        &self,
+        event: &mut Event,
+        actor: Option<Person>,
+    ) -> Result<u32, ApiError> {
+        let at = time::now_millis();
+        let pairing = event.next_pairing()?;
+        let number = pairing.number;
+        let action = Action::StartRound { pairing };
+        let mut next = event.clone();
+        next.apply(action.clone(), actor.clone(), at)?;
+        let Action::StartRound { pairing } = &action else {
+            return Err(ApiError::internal("a round that is not a round"));
+        };
+        let planned = games::for_round(&*self.store, &next, pairing).await?;
+        let (rows, settings): (Vec<_>, Vec<_>) = planned.into_iter().unzip();
+        let made = self
+            .store
+            .append_tournament_action(
+                TournamentAction {
+                    tournament: event.id,
+                    seq: event.next_seq(),
+                    at,
+                    actor: actor.map(|a| a.id),
+                    body: serde_json::to_string(&action).map_err(ApiError::internal)?,
+                },
+                rows,
+            )
+            .await?;
+        {
+            let mut by_game = self.by_game.write().await;
+            for (tg, _) in &made {
+                next.games.insert((tg.round, tg.table), tg.game);
+                by_game.insert(
+                    tg.game,
+                    Seat {
+                        event: event.id,
+                        round: tg.round,
+                        table: tg.table,
+                    },
+                );
+            }
+        }
+        *event = next;
+        // The games wait for their players from the round's start (Art. 22).
+        let schedule = GameEvent::Schedule {
+            scheduled: u64::try_from(at).unwrap_or(0),
+            late_limit_ms: event.config.late_arrival_ms,
+        };
+        for ((_, row), s) in made.into_iter().zip(settings) {
+            let view = LiveGameView::of(row.id, row.created_at, &s);
+            if let Err(e) = self.games.start_with(row, schedule.clone()).await {
+                tracing::error!(
+                    "event {}: a game of round {number} did not start: {e}",
+                    event.id
+                );
+                continue;
+            }
+            self.lobby.game_started(view);
+        }
+        Ok(number)
+    }
+
+    /// Whether this is the first time the round could not start on time
+    /// (so that it is reported once, not at every tick).
+    pub async fn first_failure(&self, event: TournamentId, round: u32) -> bool {
+        self.failed_starts.lock().await.insert((event, round))
+    }
+
+    /// The live games (for the no-show watch).
+    #[must_use]
+    pub fn games(&self) -> &Arc<Shared> {
+        &self.games
+    }
+
+    /// The store.
+    #[must_use]
+    pub fn store(&self) -> &Arc<dyn Store> {
+        &self.store
+    }
+}

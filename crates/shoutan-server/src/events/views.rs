@@ -1,0 +1,488 @@
+//! What the API shows of an event: the event with its players and rounds,
+//! a round's pairings with their online games, standings with every
+//! tie-break column, the crosstable, a knockout bracket and the log.
+//! Players and teams are numbered from 1, as the event shows them.
+
+use serde::Serialize;
+use shoutan_rules::Rank;
+use shoutan_store::{GameId, TournamentId, UserId};
+use shoutan_tournament::formats::report::cell_text;
+use shoutan_tournament::{Entrant, PlayerId, Round, Standings, System};
+
+use super::action::{Action, Person};
+use super::config::EventConfig;
+use super::event::Event;
+
+/// An event in the list.
+#[derive(Clone, Debug, Serialize)]
+pub struct EventSummary {
+    /// Its id.
+    pub id: TournamentId,
+    /// Its name.
+    pub name: String,
+    /// The system's kind (`swiss`, `knockout`, …).
+    pub system: String,
+    /// The organiser.
+    pub organiser: Person,
+    /// Players registered.
+    pub players: usize,
+    /// Rounds paired.
+    pub rounds_paired: usize,
+    /// Planned rounds, when known.
+    pub rounds: Option<u32>,
+    /// When created (ms).
+    pub created_at: i64,
+}
+
+/// A player of the event.
+#[derive(Clone, Debug, Serialize)]
+pub struct PlayerView {
+    /// The number, from 1.
+    pub number: u32,
+    /// Name.
+    pub name: String,
+    /// Rank.
+    pub rank: Option<Rank>,
+    /// Club.
+    pub club: Option<String>,
+    /// The account that plays online.
+    pub account: Option<Person>,
+    /// Withdrawn from this round on.
+    pub withdrawn_from: Option<u32>,
+}
+
+/// A team.
+#[derive(Clone, Debug, Serialize)]
+pub struct TeamView {
+    /// The number, from 1.
+    pub number: u32,
+    /// Name.
+    pub name: String,
+    /// Members by number, board order.
+    pub members: Vec<u32>,
+    /// Withdrawn from this round on.
+    pub withdrawn_from: Option<u32>,
+}
+
+/// One side of a paired game.
+#[derive(Clone, Debug, Serialize)]
+pub struct SideView {
+    /// The player's number.
+    pub number: u32,
+    /// The name.
+    pub name: String,
+    /// The account's id, when he plays online.
+    pub user: Option<UserId>,
+}
+
+/// A paired game.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameView {
+    /// The table.
+    pub table: u32,
+    /// Black.
+    pub black: SideView,
+    /// White.
+    pub white: SideView,
+    /// Handicap (1: 让先).
+    pub handicap: u8,
+    /// The result (`B+`, `W+F`, `Draw`…), once known.
+    pub result: Option<String>,
+    /// Warnings of black and white.
+    pub warnings: [u8; 2],
+    /// The online game.
+    pub game: Option<GameId>,
+}
+
+/// A bye or rest.
+#[derive(Clone, Debug, Serialize)]
+pub struct ByeView {
+    /// Who.
+    pub name: String,
+    /// Points given.
+    pub points: u8,
+}
+
+/// A round's pairings.
+#[derive(Clone, Debug, Serialize)]
+pub struct RoundView {
+    /// Its number.
+    pub number: u32,
+    /// Its games.
+    pub games: Vec<GameView>,
+    /// Its byes.
+    pub byes: Vec<ByeView>,
+    /// When it was paired (ms).
+    pub started_at: Option<i64>,
+    /// Whether every result is in.
+    pub complete: bool,
+}
+
+/// What the viewer is in the event.
+#[derive(Clone, Debug, Serialize)]
+pub struct YouView {
+    /// Organiser or arbiter.
+    pub can_change: bool,
+    /// Your number, if you are registered.
+    pub player: Option<u32>,
+    /// Your game of the latest round, if you have one.
+    pub next_game: Option<GameView>,
+    /// The round of that game.
+    pub next_round: Option<u32>,
+}
+
+/// An event.
+#[derive(Clone, Debug, Serialize)]
+pub struct EventView {
+    /// Its id.
+    pub id: TournamentId,
+    /// The organiser.
+    pub organiser: Person,
+    /// The arbiters.
+    pub arbiters: Vec<Person>,
+    /// The settings.
+    pub config: EventConfig,
+    /// Every player.
+    pub players: Vec<PlayerView>,
+    /// Every team.
+    pub teams: Vec<TeamView>,
+    /// Every round paired.
+    pub rounds: Vec<RoundView>,
+    /// The next round to pair.
+    pub next_round: u32,
+    /// Whether self-registration is open now.
+    pub registration_open: bool,
+    /// The viewer.
+    pub you: YouView,
+}
+
+fn system_name(system: System) -> &'static str {
+    match system {
+        System::RoundRobin { .. } => "round_robin",
+        System::Swiss => "swiss",
+        System::SwissElimination { .. } => "swiss_elimination",
+        System::McMahon(_) => "mcmahon",
+        System::Knockout { .. } => "knockout",
+        System::BestOf { .. } => "best_of",
+        System::Relay => "relay",
+    }
+}
+
+/// The list entry of an event.
+#[must_use]
+pub fn summary(e: &Event) -> EventSummary {
+    EventSummary {
+        id: e.id,
+        name: e.config.name.clone(),
+        system: system_name(e.config.settings.system).into(),
+        organiser: e.organiser.clone(),
+        players: e.tournament.players().len(),
+        rounds_paired: e.tournament.rounds().len(),
+        rounds: e.config.settings.rounds,
+        created_at: e.created_at,
+    }
+}
+
+fn side(e: &Event, p: PlayerId) -> SideView {
+    SideView {
+        number: p.0 + 1,
+        name: e
+            .tournament
+            .player(p)
+            .map_or_else(|| p.to_string(), |x| x.name.clone()),
+        user: e.account(p).map(|a| a.id),
+    }
+}
+
+/// A round's pairings.
+#[must_use]
+pub fn round(e: &Event, r: &Round) -> RoundView {
+    RoundView {
+        number: r.number,
+        games: r
+            .games
+            .iter()
+            .map(|g| GameView {
+                table: g.table,
+                black: side(e, g.black),
+                white: side(e, g.white),
+                handicap: g.handicap,
+                result: g.outcome.map(|o| o.to_string()),
+                warnings: g.warnings,
+                game: e.games.get(&(r.number, g.table)).copied(),
+            })
+            .collect(),
+        byes: r
+            .byes
+            .iter()
+            .map(|b| ByeView {
+                name: e.tournament.entrant_name(b.entrant).to_owned(),
+                points: b.points,
+            })
+            .collect(),
+        started_at: e.round_started.get(&r.number).copied(),
+        complete: r.pending().next().is_none(),
+    }
+}
+
+/// Whether self-registration is open at `now`: inside the window, and by
+/// default until round 1 is paired.
+#[must_use]
+pub fn registration_open(e: &Event, now: i64) -> bool {
+    let c = &e.config;
+    c.registration_opens.is_none_or(|o| now >= o)
+        && match c.registration_closes {
+            Some(closes) => now < closes,
+            None => e.tournament.rounds().is_empty(),
+        }
+}
+
+/// The event as `viewer` sees it.
+#[must_use]
+pub fn event(e: &Event, viewer: Option<UserId>, now: i64) -> EventView {
+    let t = &e.tournament;
+    let rounds: Vec<RoundView> = t.rounds().iter().map(|r| round(e, r)).collect();
+    let player = viewer.and_then(|v| e.player_of(v));
+    let mine = player.and_then(|p| {
+        rounds.last().and_then(|r| {
+            r.games
+                .iter()
+                .find(|g| g.black.number == p.0 + 1 || g.white.number == p.0 + 1)
+                .map(|g| (r.number, g.clone()))
+        })
+    });
+    EventView {
+        id: e.id,
+        organiser: e.organiser.clone(),
+        arbiters: e.arbiters.clone(),
+        config: e.config.clone(),
+        players: t
+            .players()
+            .iter()
+            .map(|p| PlayerView {
+                number: p.id.0 + 1,
+                name: p.name.clone(),
+                rank: p.rank,
+                club: p.club.clone(),
+                account: e.account(p.id).cloned(),
+                withdrawn_from: p.withdrawn_from,
+            })
+            .collect(),
+        teams: t
+            .teams()
+            .iter()
+            .map(|x| TeamView {
+                number: x.id.0 + 1,
+                name: x.name.clone(),
+                members: x.members.iter().map(|m| m.0 + 1).collect(),
+                withdrawn_from: x.withdrawn_from,
+            })
+            .collect(),
+        next_round: t.next_round(),
+        rounds,
+        registration_open: registration_open(e, now),
+        you: YouView {
+            can_change: viewer.is_some_and(|v| e.can_change(v)),
+            player: player.map(|p| p.0 + 1),
+            next_round: mine.as_ref().map(|(r, _)| *r),
+            next_game: mine.map(|(_, g)| g),
+        },
+    }
+}
+
+/// One line of the standings.
+#[derive(Clone, Debug, Serialize)]
+pub struct StandingRow {
+    /// Place.
+    pub place: u32,
+    /// Shared with another.
+    pub shared: bool,
+    /// A playoff decides it.
+    pub playoff: bool,
+    /// The entrant's number (player or team).
+    pub number: u32,
+    /// Name.
+    pub name: String,
+    /// One value per column, as shown.
+    pub values: Vec<String>,
+    /// Withdrawn.
+    pub withdrawn: bool,
+}
+
+/// The standings.
+#[derive(Clone, Debug, Serialize)]
+pub struct StandingsView {
+    /// Rounds counted.
+    pub rounds: u32,
+    /// Column headers (`POINTS`, `SOS`, `SB`…).
+    pub columns: Vec<String>,
+    /// Lines in order of place.
+    pub rows: Vec<StandingRow>,
+}
+
+/// The standings page: the official standings after the last complete
+/// round, and while a round is being played, the standings with its
+/// results so far (its games still going count as not yet played).
+#[derive(Clone, Debug, Serialize)]
+pub struct EventStandingsView {
+    /// After the last complete round.
+    #[serde(flatten)]
+    pub official: StandingsView,
+    /// With the results in so far of the round in progress; `None` when no
+    /// round is in progress.
+    pub live: Option<StandingsView>,
+}
+
+/// The standings page of `t`.
+#[must_use]
+pub fn event_standings(t: &shoutan_tournament::Tournament) -> EventStandingsView {
+    let official = t.standings();
+    let paired = u32::try_from(t.rounds().len()).unwrap_or(u32::MAX);
+    EventStandingsView {
+        live: (paired > official.rounds).then(|| standings(&t.standings_after(paired))),
+        official: standings(&official),
+    }
+}
+
+fn number(entrant: Entrant) -> u32 {
+    match entrant {
+        Entrant::Player(p) => p.0 + 1,
+        Entrant::Team(t) => t.0 + 1,
+    }
+}
+
+/// Standings as shown.
+#[must_use]
+pub fn standings(s: &Standings) -> StandingsView {
+    StandingsView {
+        rounds: s.rounds,
+        columns: s.columns.iter().map(|c| c.header()).collect(),
+        rows: s
+            .rows
+            .iter()
+            .map(|r| StandingRow {
+                place: r.place,
+                shared: r.shared,
+                playoff: r.playoff,
+                number: number(r.entrant),
+                name: r.name.clone(),
+                values: (0..s.columns.len())
+                    .map(|c| s.shown(r, c).to_string())
+                    .collect(),
+                withdrawn: r.withdrawn,
+            })
+            .collect(),
+    }
+}
+
+/// One line of the crosstable.
+#[derive(Clone, Debug, Serialize)]
+pub struct CrossRow {
+    /// Place.
+    pub place: u32,
+    /// Name.
+    pub name: String,
+    /// One cell per round in EGF notation (`3+/b`, `5-/w2`, `0=`…).
+    pub cells: Vec<String>,
+}
+
+/// The crosstable.
+#[must_use]
+pub fn crosstable(s: &Standings) -> Vec<CrossRow> {
+    let place_of = |e: Entrant| s.row(e).map_or(0, |r| r.place);
+    s.rows
+        .iter()
+        .map(|r| CrossRow {
+            place: r.place,
+            name: r.name.clone(),
+            cells: r.cells.iter().map(|c| cell_text(c, &place_of)).collect(),
+        })
+        .collect()
+}
+
+/// A knockout bracket: each round's matches, with the winner once known.
+#[derive(Clone, Debug, Serialize)]
+pub struct BracketRound {
+    /// The round.
+    pub number: u32,
+    /// Its games.
+    pub matches: Vec<BracketMatch>,
+    /// Byes (seeds through to the next round).
+    pub byes: Vec<String>,
+}
+
+/// One match of the bracket.
+#[derive(Clone, Debug, Serialize)]
+pub struct BracketMatch {
+    /// The table.
+    pub table: u32,
+    /// Black's name.
+    pub black: String,
+    /// White's name.
+    pub white: String,
+    /// The winner's name, once known.
+    pub winner: Option<String>,
+    /// The result.
+    pub result: Option<String>,
+    /// The online game.
+    pub game: Option<GameId>,
+}
+
+/// The bracket of the event (every round, as paired).
+#[must_use]
+pub fn bracket(e: &Event) -> Vec<BracketRound> {
+    e.tournament
+        .rounds()
+        .iter()
+        .map(|r| {
+            let view = round(e, r);
+            BracketRound {
+                number: r.number,
+                matches: r
+                    .games
+                    .iter()
+                    .zip(view.games)
+                    .map(|(g, v)| BracketMatch {
+                        table: g.table,
+                        winner: g
+                            .outcome
+                            .and_then(|o| o.winner())
+                            .map(|c| side(e, g.player(c)).name),
+                        black: v.black.name,
+                        white: v.white.name,
+                        result: v.result,
+                        game: v.game,
+                    })
+                    .collect(),
+                byes: view.byes.into_iter().map(|b| b.name).collect(),
+            }
+        })
+        .collect()
+}
+
+/// One entry of the change log.
+#[derive(Clone, Debug, Serialize)]
+pub struct LogView {
+    /// Its place, from 1.
+    pub seq: u64,
+    /// When (ms).
+    pub at: i64,
+    /// Who (absent: the server).
+    pub actor: Option<Person>,
+    /// What, as stored.
+    pub action: Action,
+}
+
+/// The change log.
+#[must_use]
+pub fn log(e: &Event) -> Vec<LogView> {
+    e.log
+        .iter()
+        .map(|l| LogView {
+            seq: l.seq,
+            at: l.at,
+            actor: l.actor.clone(),
+            action: l.action.clone(),
+        })
+        .collect()
+}

@@ -1,0 +1,166 @@
+//! 手谈 online: the weiqi server. HTTP for accounts, the lobby, players and
+//! records; a WebSocket per game for play, counting, clocks and chat; the
+//! web client embedded. One tokio runtime, one axum router, one store.
+//!
+//! - Accounts: argon2id passwords, session cookies (`HttpOnly`,
+//!   `SameSite=Lax`, optionally `Secure`) of which only a hash is stored,
+//!   CSRF checks on every state-changing request, login rate limits per
+//!   address and per account; declared ranks and Glicko-2 ratings
+//!   ([`rating`]).
+//! - The lobby ([`lobby`]): challenges open or to a named player, with
+//!   every setting of a game ([`settings`]); live games; pushed live.
+//! - Live games ([`live`]): one actor per game, a durable event log
+//!   written before anything is acknowledged, versioned events, replay
+//!   after a restart with the downtime excused.
+//! - The computer ([`computer`]): an account per engine level, played
+//!   from a bounded pool of blocking threads.
+//!
+//! The API is documented in `docs/api/openapi.yaml` (HTTP) and
+//! `docs/api/websocket.md` (the WebSocket protocol).
+//!
+//! # Run a server
+//! ```no_run
+//! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
+//! use shoutan_server::{ServerConfig, start, serve};
+//! let store = shoutan_store::open(&shoutan_store::Database::sqlite_in("./shoutan-data")).await?;
+//! let app = start(store, ServerConfig::default()).await?;
+//! let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
+//! serve(listener, app, std::future::pending()).await?;
+//! # Ok(()) }
+//! ```
+
+pub mod accounts;
+pub mod computer;
+pub mod config;
+pub mod error;
+pub mod events;
+pub mod live;
+pub mod lobby;
+pub mod rating;
+pub mod routes;
+pub mod settings;
+pub mod time;
+
+use std::net::SocketAddr;
+use std::ops::Deref;
+use std::sync::Arc;
+
+use shoutan_store::{Store, StoreError};
+
+use crate::accounts::rate_limit::RateLimiter;
+use crate::computer::Computer;
+use crate::live::registry::{Shared, record_results};
+use crate::lobby::{LiveGameView, Lobby};
+
+pub use config::ServerConfig;
+
+/// The application's state, shared by every request and connection.
+#[derive(Clone)]
+pub struct AppState(Arc<App>);
+
+/// What [`AppState`] holds.
+pub struct App {
+    /// The store.
+    pub store: Arc<dyn Store>,
+    /// The settings.
+    pub config: ServerConfig,
+    /// The games in memory.
+    pub games: Arc<Shared>,
+    /// The lobby.
+    pub lobby: Arc<Lobby>,
+    /// The tournaments.
+    pub events: Arc<events::Events>,
+    /// The computer players.
+    pub computer: Arc<Computer>,
+    /// Login attempts per client address.
+    pub login_per_address: RateLimiter,
+    /// Login attempts per account.
+    pub login_per_account: RateLimiter,
+    /// Registrations per client address.
+    pub register_per_address: RateLimiter,
+    /// A hash of the configured cost that no password matches, checked
+    /// when a login names nobody so that it takes as long as a wrong password.
+    pub decoy_hash: String,
+}
+
+impl Deref for AppState {
+    type Target = App;
+    fn deref(&self) -> &App {
+        &self.0
+    }
+}
+
+/// The server could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    /// The store failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The password hasher rejects its settings.
+    #[error(transparent)]
+    Password(#[from] accounts::password::HashError),
+}
+
+/// Prepares the server over `store`: rebuilds every live game from its log
+/// (excusing the downtime on the clocks), and starts the background work
+/// (results and ratings, heartbeats).
+pub async fn start(store: Arc<dyn Store>, config: ServerConfig) -> Result<AppState, StartError> {
+    let decoy_hash =
+        accounts::password::hash(format!("decoy-{}", fastrand::u64(..)), config.password_cost)
+            .await?;
+    let (games, endings) = Shared::new(Arc::clone(&store), config.clone());
+    let lobby = Arc::new(Lobby::default());
+    let workers = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    let computer = Arc::new(Computer::open(&*store, workers).await?);
+    for (row, settings) in games.restore().await? {
+        if let Some(handle) = games.running(row.id).await {
+            computer.take_seats(&handle, &settings);
+        }
+        lobby.game_started(LiveGameView::of(row.id, row.created_at, &settings));
+    }
+    let events =
+        events::Events::load(Arc::clone(&store), Arc::clone(&games), Arc::clone(&lobby)).await?;
+    let endings = events::results::tap(endings, Arc::clone(&events));
+    tokio::spawn(record_results(
+        Arc::clone(&store),
+        Arc::clone(&lobby),
+        endings,
+    ));
+    events.catch_up().await;
+    tokio::spawn(Arc::clone(&events).watch());
+    tokio::spawn(Arc::clone(&games).heartbeats());
+    Ok(AppState(Arc::new(App {
+        login_per_address: RateLimiter::new(config.login_per_address),
+        login_per_account: RateLimiter::new(config.login_per_account),
+        register_per_address: RateLimiter::new(config.register_per_address),
+        store,
+        config,
+        games,
+        lobby,
+        computer,
+        events,
+        decoy_hash,
+    })))
+}
+
+/// Serves `app` on `listener` until `shutdown` completes.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    app: AppState,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    use axum::serve::ListenerExt;
+    let router = routes::router(app);
+    // Moves are small frames that must leave at once: no Nagle delay.
+    let listener = listener.tap_io(|tcp| {
+        if let Err(e) = tcp.set_nodelay(true) {
+            tracing::warn!("TCP_NODELAY not set: {e}");
+        }
+    });
+    axum::serve(
+        listener,
+        router.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown)
+    .await
+}

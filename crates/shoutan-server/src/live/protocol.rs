@@ -1,0 +1,308 @@
+//! The game WebSocket's messages from clients, and the error frames that
+//! answer what cannot be done. The protocol is documented for client
+//! writers in `docs/api/websocket.md`.
+
+use serde::{Deserialize, Serialize};
+use shoutan_clock::ClockError;
+use shoutan_rules::GameError;
+
+use super::state::Refusal;
+
+/// A client's message, after its `id` and `version` were taken out.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ClientMessage {
+    /// Play a stone.
+    Move {
+        /// Where, in GTP notation (`D4`).
+        point: String,
+    },
+    /// Pass.
+    Pass,
+    /// Place a free handicap (black, in setup).
+    PlaceHandicap {
+        /// The stones, in GTP notation.
+        points: Vec<String>,
+    },
+    /// Resign.
+    Resign,
+    /// Ask to take back one's last move.
+    Takeback,
+    /// Answer the opponent's takeback request.
+    TakebackAnswer {
+        /// Grant or refuse.
+        accept: bool,
+    },
+    /// Offer a draw.
+    Draw,
+    /// Answer the opponent's draw offer.
+    DrawAnswer {
+        /// Accept or decline.
+        accept: bool,
+    },
+    /// Ask to stop and count (申请数子).
+    Count,
+    /// Answer the opponent's request to count.
+    CountAnswer {
+        /// Grant or refuse.
+        accept: bool,
+    },
+    /// Mark a group dead, or alive again, in counting.
+    Toggle {
+        /// A stone of the group.
+        point: String,
+    },
+    /// Accept the marking.
+    Accept,
+    /// Dispute the marking: play resumes with the sender to move.
+    Dispute,
+    /// Say something.
+    Chat {
+        /// The text, 1 to 500 characters.
+        text: String,
+    },
+    /// Claim the win (or the cancellation) after the opponent left.
+    ClaimWin,
+    /// Ask for the events after `since` (after a gap in versions).
+    Resync {
+        /// The last version the client has.
+        since: u64,
+    },
+    /// Ask for the clocks now (Art. 16.2: "how much time do I have").
+    Time,
+}
+
+impl ClientMessage {
+    /// Whether the message changes the game (and so needs an `id`).
+    #[must_use]
+    pub fn is_command(&self) -> bool {
+        !matches!(self, ClientMessage::Resync { .. } | ClientMessage::Time)
+    }
+}
+
+/// A client message with its envelope: the client's id for it, and the
+/// version the client has seen, if it states one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Envelope {
+    /// A positive number, larger than the last one the client sent to this
+    /// game; required for commands.
+    pub id: Option<u64>,
+    /// If present, the command applies only if the game is still at this
+    /// version.
+    pub version: Option<u64>,
+    /// The message.
+    pub message: ClientMessage,
+}
+
+/// Every kind of message, for telling an unknown type from a malformed one.
+const TYPES: &[&str] = &[
+    "move",
+    "pass",
+    "place_handicap",
+    "resign",
+    "takeback",
+    "takeback_answer",
+    "draw",
+    "draw_answer",
+    "count",
+    "count_answer",
+    "toggle",
+    "accept",
+    "dispute",
+    "chat",
+    "claim_win",
+    "resync",
+    "time",
+];
+
+/// A message the server cannot do, as sent to the client.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ErrorFrame {
+    r#type: &'static str,
+    /// The id of the message refused, when it had one.
+    pub id: Option<u64>,
+    /// A stable code.
+    pub code: &'static str,
+    /// For `illegal_move`: which rule (`occupied`, `suicide`, `ko`,
+    /// `superko`, `off_board`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<&'static str>,
+    /// What was wrong, for people.
+    pub message: String,
+}
+
+impl ErrorFrame {
+    /// An error frame.
+    #[must_use]
+    pub fn new(id: Option<u64>, code: &'static str, message: impl Into<String>) -> ErrorFrame {
+        ErrorFrame {
+            r#type: "error",
+            id,
+            code,
+            reason: None,
+            message: message.into(),
+        }
+    }
+
+    /// The frame that answers a refused event.
+    #[must_use]
+    pub fn refusal(id: Option<u64>, refusal: &Refusal) -> ErrorFrame {
+        let (code, reason) = match refusal {
+            Refusal::Game(e) => match e {
+                GameError::OffBoard { .. } => ("illegal_move", Some("off_board")),
+                GameError::Occupied(_) => ("illegal_move", Some("occupied")),
+                GameError::Suicide(_) => ("illegal_move", Some("suicide")),
+                GameError::Ko(_) => ("illegal_move", Some("ko")),
+                GameError::Superko { .. } => ("illegal_move", Some("superko")),
+                GameError::NotYourTurn { .. } => ("not_your_turn", None),
+                GameError::WrongPhase { .. } => ("wrong_phase", None),
+                GameError::NoStone(_) => ("no_stone", None),
+                GameError::Handicap(_) | GameError::HandicapPoints { .. } => ("bad_handicap", None),
+                GameError::NothingToUndo => ("nothing_to_take_back", None),
+            },
+            Refusal::Clock(ClockError::Expired(_)) => ("time_out", None),
+            Refusal::Clock(ClockError::Finished) => ("game_over", None),
+            Refusal::Clock(_) => ("clock", None),
+            Refusal::BadPoint(_) => ("bad_point", None),
+            Refusal::NoRequest(_) => ("no_request", None),
+            Refusal::AlreadyAsked(_) => ("already_asked", None),
+            Refusal::AnswerFirst(_) => ("answer_first", None),
+            Refusal::NothingToTakeBack => ("nothing_to_take_back", None),
+            Refusal::NoSuchFlag => ("internal", None),
+        };
+        ErrorFrame {
+            reason,
+            ..ErrorFrame::new(id, code, refusal.to_string())
+        }
+    }
+
+    /// The JSON text.
+    #[must_use]
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
+/// Reads a client's text frame.
+pub fn parse(text: &str) -> Result<Envelope, ErrorFrame> {
+    let value: serde_json::Value = serde_json::from_str(text)
+        .map_err(|e| ErrorFrame::new(None, "malformed", format!("not JSON: {e}")))?;
+    let serde_json::Value::Object(mut object) = value else {
+        return Err(ErrorFrame::new(
+            None,
+            "malformed",
+            "a message is a JSON object",
+        ));
+    };
+    let id = match object.remove("id") {
+        None | Some(serde_json::Value::Null) => None,
+        Some(v) => match v.as_u64() {
+            Some(n) if n > 0 => Some(n),
+            _ => {
+                return Err(ErrorFrame::new(
+                    None,
+                    "bad_id",
+                    format!("an id is a positive integer, not {v}"),
+                ));
+            }
+        },
+    };
+    let version = match object.remove("version") {
+        None | Some(serde_json::Value::Null) => None,
+        Some(v) => Some(v.as_u64().ok_or_else(|| {
+            ErrorFrame::new(id, "malformed", format!("a version is a number, not {v}"))
+        })?),
+    };
+    let kind = match object.get("type") {
+        Some(serde_json::Value::String(kind)) => kind.clone(),
+        _ => {
+            return Err(ErrorFrame::new(
+                id,
+                "malformed",
+                "a message needs a \"type\"",
+            ));
+        }
+    };
+    if !TYPES.contains(&kind.as_str()) {
+        return Err(ErrorFrame::new(
+            id,
+            "unknown_type",
+            format!("unknown message type {kind:?}"),
+        ));
+    }
+    let message: ClientMessage = serde_json::from_value(serde_json::Value::Object(object))
+        .map_err(|e| ErrorFrame::new(id, "malformed", format!("{kind}: {e}")))?;
+    if message.is_command() && id.is_none() {
+        return Err(ErrorFrame::new(
+            None,
+            "missing_id",
+            format!("{kind} needs an \"id\": a number larger than your last one"),
+        ));
+    }
+    Ok(Envelope {
+        id,
+        version,
+        message,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn well_formed_messages() {
+        assert_eq!(
+            parse(r#"{"type":"move","id":3,"point":"D4","version":12}"#).unwrap(),
+            Envelope {
+                id: Some(3),
+                version: Some(12),
+                message: ClientMessage::Move { point: "D4".into() }
+            }
+        );
+        assert_eq!(
+            parse(r#"{"type":"resync","since":4}"#).unwrap().message,
+            ClientMessage::Resync { since: 4 }
+        );
+        assert_eq!(
+            parse(r#"{"type":"takeback_answer","id":9,"accept":true}"#)
+                .unwrap()
+                .message,
+            ClientMessage::TakebackAnswer { accept: true }
+        );
+    }
+
+    #[test]
+    fn every_kind_of_bad_message_has_its_code() {
+        let code = |text| parse(text).unwrap_err().code;
+        assert_eq!(code("{"), "malformed");
+        assert_eq!(code("[1,2]"), "malformed");
+        assert_eq!(code(r#"{"id":1}"#), "malformed");
+        assert_eq!(code(r#"{"type":"castle","id":1}"#), "unknown_type");
+        assert_eq!(code(r#"{"type":"move","id":1}"#), "malformed");
+        assert_eq!(
+            code(r#"{"type":"move","id":1,"point":"D4","color":"white"}"#),
+            "malformed"
+        );
+        assert_eq!(code(r#"{"type":"move","point":"D4"}"#), "missing_id");
+        assert_eq!(code(r#"{"type":"pass","id":-1}"#), "bad_id");
+        assert_eq!(code(r#"{"type":"pass","id":0}"#), "bad_id");
+        assert_eq!(code(r#"{"type":"pass","id":"x"}"#), "bad_id");
+        assert_eq!(
+            code(r#"{"type":"pass","id":2,"version":"new"}"#),
+            "malformed"
+        );
+    }
+
+    #[test]
+    fn every_type_is_known() {
+        for kind in TYPES {
+            let err = parse(&format!(r#"{{"type":"{kind}","id":1}}"#));
+            assert!(
+                err.as_ref()
+                    .map_or_else(|e| e.code != "unknown_type", |_| true),
+                "{kind}"
+            );
+        }
+    }
+}

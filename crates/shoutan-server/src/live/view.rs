@@ -1,0 +1,337 @@
+//! What clients are shown: the game's state after each event, its clock,
+//! and the whole game at once for a client that joins.
+
+use serde::Serialize;
+use shoutan_clock::{Instant, Reading};
+use shoutan_rules::{Color, GameResult, Handicap, Phase, Point, Ruleset};
+
+use super::event::{ChatChannel, GameEvent};
+use super::state::{ChatLine, Effects, LiveState, Offers};
+use crate::settings::{ColourDecision, Seat};
+
+/// A pair of values, black's and white's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct ByColor<T> {
+    /// Black's.
+    pub black: T,
+    /// White's.
+    pub white: T,
+}
+
+impl<T> ByColor<T> {
+    fn of(f: impl Fn(Color) -> T) -> ByColor<T> {
+        ByColor {
+            black: f(Color::Black),
+            white: f(Color::White),
+        }
+    }
+}
+
+/// A result in both notations.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ResultView {
+    /// `B+1.5`, `W+R`, `Draw`, `Void`.
+    pub international: String,
+    /// 黑胜3/4子, 白中盘胜, 和棋.
+    pub chinese: String,
+    /// The winner, if one player won.
+    pub winner: Option<Color>,
+    /// The result as data.
+    pub detail: GameResult,
+}
+
+impl From<GameResult> for ResultView {
+    fn from(r: GameResult) -> ResultView {
+        ResultView {
+            international: r.international(),
+            chinese: r.chinese(),
+            winner: r.winner(),
+            detail: r,
+        }
+    }
+}
+
+/// Both clocks at an instant.
+#[derive(Clone, Debug, Serialize)]
+pub struct ClockView {
+    /// Black's clock.
+    pub black: Reading,
+    /// White's clock.
+    pub white: Reading,
+    /// Whose time runs.
+    pub running: Option<Color>,
+    /// When the reading was taken (ms since the Unix epoch).
+    pub at: u64,
+}
+
+/// The counting phase: the marks and what they give.
+#[derive(Clone, Debug, Serialize)]
+pub struct CountingView {
+    /// Stones marked dead.
+    pub dead: Vec<String>,
+    /// Who has accepted the marking.
+    pub accepted: ByColor<bool>,
+    /// The result the marking gives.
+    pub result: ResultView,
+}
+
+/// The game's state after an event.
+#[derive(Clone, Debug, Serialize)]
+pub struct StateView {
+    /// `live`, `finished` or `cancelled`.
+    pub status: &'static str,
+    /// `setup`, `play`, `counting` or `finished`.
+    pub phase: Phase,
+    /// Who is to move (in setup and play).
+    pub to_move: Option<Color>,
+    /// Turns played.
+    pub moves: usize,
+    /// Stones each player has captured.
+    pub captures: ByColor<u32>,
+    /// Requests waiting for an answer.
+    pub offers: Offers,
+    /// The marks, in the counting phase.
+    pub counting: Option<CountingView>,
+    /// The result, once there is one.
+    pub result: Option<ResultView>,
+    /// An arbiter's warnings to each player (Art. 24: each −1 子 at
+    /// counting, the second loses).
+    pub warnings: ByColor<u8>,
+}
+
+fn points(size: shoutan_rules::BoardSize, ps: impl IntoIterator<Item = Point>) -> Vec<String> {
+    ps.into_iter().map(|p| p.to_gtp(size)).collect()
+}
+
+impl LiveState {
+    /// Both clocks at `at`.
+    #[must_use]
+    pub fn clock_view(&self, at: Instant) -> ClockView {
+        ClockView {
+            black: self.clock.reading(Color::Black, at),
+            white: self.clock.reading(Color::White, at),
+            running: self.running(),
+            at: at.as_millis(),
+        }
+    }
+
+    /// `live`, `finished` or `cancelled`.
+    #[must_use]
+    pub fn status(&self) -> &'static str {
+        match (self.is_over(), self.cancelled) {
+            (false, _) => "live",
+            (true, false) => "finished",
+            (true, true) => "cancelled",
+        }
+    }
+
+    /// The state now.
+    #[must_use]
+    pub fn state_view(&self) -> StateView {
+        let phase = self.game.phase();
+        let size = self.game.size();
+        let counting = (phase == Phase::Counting).then(|| {
+            let accepted = self.game.accepted();
+            CountingView {
+                dead: points(size, self.game.dead_stones().iter()),
+                accepted: ByColor::of(|c| accepted[c.index()]),
+                result: self.game.count().result().into(),
+            }
+        });
+        StateView {
+            status: self.status(),
+            phase,
+            to_move: matches!(phase, Phase::Setup | Phase::Play).then(|| self.game.to_move()),
+            moves: self.game.turns().len(),
+            captures: ByColor::of(|c| self.game.board().captures(c)),
+            offers: self.offers,
+            counting,
+            result: if self.cancelled {
+                None
+            } else {
+                self.game.result().map(ResultView::from)
+            },
+            warnings: ByColor::of(|c| self.game.warnings()[c.index()]),
+        }
+    }
+
+    /// The board, one string per row from the top: `X` black, `O` white,
+    /// `.` empty.
+    #[must_use]
+    pub fn board_rows(&self) -> Vec<String> {
+        let size = self.game.size();
+        let board = self.game.board();
+        (0..size.get())
+            .map(|row| {
+                (0..size.get())
+                    .map(
+                        |col| match size.point(col, row).and_then(|p| board.get(p)) {
+                            Some(Color::Black) => 'X',
+                            Some(Color::White) => 'O',
+                            None => '.',
+                        },
+                    )
+                    .collect()
+            })
+            .collect()
+    }
+}
+
+/// An event as sent: versioned, with its effects, the state after it and
+/// the clocks.
+#[derive(Serialize)]
+struct EventFrameBody<'a> {
+    r#type: &'static str,
+    v: u64,
+    at: u64,
+    event: &'a serde_json::Value,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    captured: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    toggled: Vec<String>,
+    state: StateView,
+    clock: ClockView,
+}
+
+/// The frame of the event just applied to `state` (and, for spectators'
+/// chat, the frame the players get instead, which hides the text).
+pub fn event_frames(
+    state: &LiveState,
+    at: Instant,
+    event: &GameEvent,
+    effects: &Effects,
+) -> (String, Option<String>) {
+    let size = state.game.size();
+    let value = serde_json::to_value(event).unwrap_or_default();
+    let body = |event: &serde_json::Value| {
+        serde_json::to_string(&EventFrameBody {
+            r#type: "event",
+            v: state.version,
+            at: at.as_millis(),
+            event,
+            captured: points(size, effects.captured.iter().copied()),
+            toggled: points(size, effects.toggled.iter().copied()),
+            state: state.state_view(),
+            clock: state.clock_view(at),
+        })
+        .unwrap_or_default()
+    };
+    let hidden = matches!(
+        event,
+        GameEvent::Chat {
+            channel: ChatChannel::Spectators,
+            ..
+        }
+    ) && !state.is_over();
+    let for_players = hidden.then(|| body(&serde_json::json!({"type": "hidden"})));
+    (body(&value), for_players)
+}
+
+/// The settings as shown.
+#[derive(Serialize)]
+pub struct SettingsView {
+    /// Board size.
+    pub size: u8,
+    /// The preset's name, or `custom`.
+    pub ruleset_name: String,
+    /// The ruleset's dimensions.
+    pub ruleset: Ruleset,
+    /// Komi in points.
+    pub komi: f64,
+    /// The handicap.
+    pub handicap: Handicap,
+    /// The clock, as text that parses back.
+    pub time_control: String,
+    /// The clock in Chinese.
+    pub time_control_zh: String,
+    /// Art. 22.5's option.
+    pub time_out: shoutan_clock::TimeOutRule,
+    /// Rated or casual.
+    pub rated: bool,
+    /// How the colours were decided.
+    pub colours: ColourDecision,
+}
+
+/// A move as listed.
+#[derive(Serialize)]
+pub struct MoveView {
+    /// Who.
+    pub color: Color,
+    /// Where; `null` for a pass.
+    pub point: Option<String>,
+}
+
+/// The whole game, for a client that joins (or `GET /api/games/{id}`).
+#[derive(Serialize)]
+pub struct GameView {
+    /// The game's id.
+    pub id: i64,
+    /// When it began (ms since the Unix epoch).
+    pub created_at: i64,
+    /// Black.
+    pub black: Seat,
+    /// White.
+    pub white: Seat,
+    /// The settings.
+    pub settings: SettingsView,
+    /// The version of the last event.
+    pub version: u64,
+    /// The position, row by row from the top.
+    pub board: Vec<String>,
+    /// The turns played.
+    pub moves: Vec<MoveView>,
+    /// The state.
+    pub state: StateView,
+    /// The clocks now.
+    pub clock: ClockView,
+    /// The chat this viewer may see.
+    pub chat: Vec<ChatLine>,
+}
+
+impl LiveState {
+    /// The whole game as `viewer_is_player` may see it, at `at`.
+    #[must_use]
+    pub fn game_view(
+        &self,
+        id: i64,
+        created_at: i64,
+        at: Instant,
+        viewer_is_player: bool,
+    ) -> GameView {
+        let s = &self.settings;
+        let hide_spectators = viewer_is_player && !self.is_over();
+        GameView {
+            id,
+            created_at,
+            black: s.black.clone(),
+            white: s.white.clone(),
+            settings: SettingsView {
+                size: s.size.get(),
+                ruleset_name: s.ruleset.to_string(),
+                ruleset: s.ruleset,
+                komi: s.komi.points(),
+                handicap: s.handicap.clone(),
+                time_control: s.time_control.to_string(),
+                time_control_zh: s.time_control.text_zh(),
+                time_out: s.time_out,
+                rated: s.rated,
+                colours: s.colours,
+            },
+            version: self.version,
+            board: self.board_rows(),
+            moves: self
+                .moves()
+                .into_iter()
+                .map(|(color, point)| MoveView { color, point })
+                .collect(),
+            state: self.state_view(),
+            clock: self.clock_view(at),
+            chat: self
+                .chat
+                .iter()
+                .filter(|line| !(hide_spectators && line.channel == ChatChannel::Spectators))
+                .cloned()
+                .collect(),
+        }
+    }
+}

@@ -1,0 +1,262 @@
+//! Registration, login, logout, and "who am I".
+
+use std::net::SocketAddr;
+
+use axum::Json;
+use axum::extract::{ConnectInfo, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::{Deserialize, Serialize};
+use shoutan_rules::Rank;
+use shoutan_store::{NewUser, Session, User, name_key};
+
+use super::extract::Body;
+use crate::AppState;
+use crate::accounts::password;
+use crate::accounts::session::{self, LoggedIn};
+use crate::error::ApiError;
+use crate::rating::{RatingView, newcomer};
+use crate::time;
+
+/// A player as shown.
+#[derive(Serialize)]
+pub struct PlayerView {
+    /// The user's id.
+    pub id: i64,
+    /// The name.
+    pub name: String,
+    /// The rank the player declared.
+    pub declared_rank: Rank,
+    /// The rating and the rank it corresponds to.
+    pub rating: RatingView,
+    /// Rated games played.
+    pub rated_games: u32,
+    /// When the account was made (ms).
+    pub created_at: i64,
+}
+
+impl From<&User> for PlayerView {
+    fn from(u: &User) -> PlayerView {
+        PlayerView {
+            id: u.id,
+            name: u.name.clone(),
+            declared_rank: u.declared_rank,
+            rating: u.rating.into(),
+            rated_games: u.rated_games,
+            created_at: u.created_at,
+        }
+    }
+}
+
+/// `POST /api/accounts`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Register {
+    name: String,
+    password: String,
+    rank: String,
+}
+
+/// `POST /api/session`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Login {
+    name: String,
+    password: String,
+}
+
+/// The client's address for rate limits: the peer, or the first address of
+/// `X-Forwarded-For` behind a trusted proxy.
+fn client_address(app: &AppState, peer: SocketAddr, headers: &HeaderMap) -> String {
+    if app.config.trust_forwarded_for
+        && let Some(forwarded) = headers
+            .get("x-forwarded-for")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.split(',').next())
+    {
+        return forwarded.trim().to_owned();
+    }
+    peer.ip().to_string()
+}
+
+fn limited(limiter: &crate::accounts::rate_limit::RateLimiter, key: &str) -> Result<(), ApiError> {
+    limiter
+        .attempt(key, std::time::Instant::now())
+        .map_err(|wait| ApiError::rate_limited(wait.as_secs() + 1))
+}
+
+/// A name: 2 to 24 letters (any script), digits, `_`, `-` or `.`.
+fn check_name(name: &str) -> Result<(), ApiError> {
+    let length = name.chars().count();
+    if !(2..=24).contains(&length) {
+        return Err(ApiError::bad_request(
+            "bad_name",
+            "a name has 2 to 24 characters",
+        ));
+    }
+    if !name
+        .chars()
+        .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.'))
+    {
+        return Err(ApiError::bad_request(
+            "bad_name",
+            "a name has letters, digits, '_', '-' and '.' only",
+        ));
+    }
+    Ok(())
+}
+
+/// A declared rank: 30k–1k, amateur 1d–7d (the 2002 rules), pro 1p–9p.
+fn check_rank(text: &str) -> Result<Rank, ApiError> {
+    let rank: Rank = text
+        .parse()
+        .map_err(|e: shoutan_rules::RankError| ApiError::bad_request("bad_rank", e.to_string()))?;
+    if matches!(rank, Rank::Dan(d) if d > 7) {
+        return Err(ApiError::bad_request(
+            "bad_rank",
+            "amateur ranks go up to 7 dan; professionals declare 1p to 9p",
+        ));
+    }
+    Ok(rank)
+}
+
+async fn open_session(
+    app: &AppState,
+    user: &User,
+    status: StatusCode,
+) -> Result<Response, ApiError> {
+    let (token, token_hash) = session::new_token().map_err(ApiError::internal)?;
+    let now = time::now_millis();
+    let lifetime = app.config.session_lifetime;
+    app.store
+        .create_session(Session {
+            token_hash,
+            user: user.id,
+            created_at: now,
+            expires_at: now.saturating_add(i64::try_from(lifetime.as_millis()).unwrap_or(i64::MAX)),
+        })
+        .await?;
+    let cookie = session::set_cookie(Some(&token), lifetime.as_secs(), app.config.secure_cookies);
+    Ok((
+        status,
+        [(header::SET_COOKIE, cookie)],
+        Json(PlayerView::from(user)),
+    )
+        .into_response())
+}
+
+/// Creates an account and logs it in.
+pub async fn register(
+    State(app): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    Body(body): Body<Register>,
+) -> Result<Response, ApiError> {
+    limited(
+        &app.register_per_address,
+        &client_address(&app, peer, &headers),
+    )?;
+    check_name(&body.name)?;
+    if crate::computer::is_reserved(&body.name) {
+        return Err(ApiError::bad_request(
+            "reserved_name",
+            format!(
+                "names beginning with {:?} are the computer's",
+                crate::computer::NAME_PREFIX
+            ),
+        ));
+    }
+    let length = body.password.chars().count();
+    if !(8..=256).contains(&length) {
+        return Err(ApiError::bad_request(
+            "bad_password",
+            "a password has 8 to 256 characters",
+        ));
+    }
+    let rank = check_rank(&body.rank)?;
+    if app.store.user_by_name(&body.name).await?.is_some() {
+        return Err(ApiError::conflict(
+            "name_taken",
+            format!("the name {:?} is taken", body.name),
+        ));
+    }
+    let password_hash = password::hash(body.password, app.config.password_cost)
+        .await
+        .map_err(ApiError::internal)?;
+    let user = app
+        .store
+        .create_user(NewUser {
+            name: body.name,
+            password_hash,
+            declared_rank: rank,
+            rating: newcomer(rank),
+            created_at: time::now_millis(),
+        })
+        .await?;
+    open_session(&app, &user, StatusCode::CREATED).await
+}
+
+/// Logs in.
+pub async fn login(
+    State(app): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    Body(body): Body<Login>,
+) -> Result<Response, ApiError> {
+    limited(
+        &app.login_per_address,
+        &client_address(&app, peer, &headers),
+    )?;
+    limited(&app.login_per_account, &name_key(&body.name))?;
+    let user = app.store.user_by_name(&body.name).await?;
+    // An unknown name is checked against a decoy hash of the same cost, so
+    // that it takes as long as a wrong password.
+    let phc = user
+        .as_ref()
+        .map_or_else(|| app.decoy_hash.clone(), |u| u.password_hash.clone());
+    let matches = password::verify(body.password, phc).await;
+    match user {
+        Some(user) if matches => open_session(&app, &user, StatusCode::OK).await,
+        _ => Err(ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "bad_credentials",
+            "wrong name or password",
+        )),
+    }
+}
+
+/// Logs out: the session ends on the server and the cookie is cleared.
+pub async fn logout(State(app): State<AppState>, headers: HeaderMap) -> Result<Response, ApiError> {
+    if let Some(token) = session::token_in(&headers) {
+        app.store
+            .delete_session(session::token_hash(&token))
+            .await?;
+    }
+    let cookie = session::set_cookie(None, 0, app.config.secure_cookies);
+    Ok((StatusCode::NO_CONTENT, [(header::SET_COOKIE, cookie)]).into_response())
+}
+
+/// The logged-in player.
+pub async fn me(LoggedIn(user): LoggedIn) -> Json<PlayerView> {
+    Json(PlayerView::from(&user))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_ranks_are_checked() {
+        for good in ["ke_jie", "柯洁", "Lee.Sedol-9", "ab"] {
+            assert!(check_name(good).is_ok(), "{good}");
+        }
+        for bad in ["a", "has space", "<script>", "x/y", &"n".repeat(25)] {
+            assert_eq!(check_name(bad).unwrap_err().code, "bad_name", "{bad}");
+        }
+        assert_eq!(check_rank("5k").unwrap(), Rank::Kyu(5));
+        assert_eq!(check_rank("7d").unwrap(), Rank::Dan(7));
+        assert_eq!(check_rank("9p").unwrap(), Rank::Pro(9));
+        assert_eq!(check_rank("8d").unwrap_err().code, "bad_rank");
+        assert_eq!(check_rank("31k").unwrap_err().code, "bad_rank");
+    }
+}

@@ -1,0 +1,199 @@
+//! Challenges: make one (open or to a named player), accept one (the game
+//! starts), withdraw one.
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use shoutan_store::{ChallengeId, NewChallenge, NewGame, User};
+
+use super::extract::{Body, Id};
+use crate::AppState;
+use crate::accounts::session::{LoggedIn, Visitor};
+use crate::error::ApiError;
+use crate::lobby::{ChallengeView, LiveGameView, StoredChallenge, visible_challenges};
+use crate::rating::rank_of;
+use crate::settings::{ChallengeRequest, GameSettings, Seat};
+use crate::time;
+
+/// Open challenges a player may have at once.
+const MAX_OPEN: usize = 10;
+
+/// The open challenges the caller may see.
+pub async fn list(
+    State(app): State<AppState>,
+    Visitor(user): Visitor,
+) -> Result<Json<Vec<ChallengeView>>, ApiError> {
+    Ok(Json(visible_challenges(&app, user.map(|u| u.id)).await?))
+}
+
+/// A user's seat in a game starting now.
+pub(crate) fn seat(user: &User) -> Seat {
+    Seat {
+        id: user.id,
+        name: user.name.clone(),
+        rank: rank_of(user.rating.rating),
+    }
+}
+
+/// Makes a challenge.
+pub async fn create(
+    State(app): State<AppState>,
+    LoggedIn(user): LoggedIn,
+    Body(request): Body<ChallengeRequest>,
+) -> Result<Response, ApiError> {
+    let settings = request.check()?;
+    let opponent = match &request.opponent {
+        None => None,
+        Some(name) => {
+            let opponent = app
+                .store
+                .user_by_name(name)
+                .await?
+                .ok_or_else(|| ApiError::not_found(format!("no player {name:?}")))?;
+            if opponent.id == user.id {
+                return Err(ApiError::bad_request(
+                    "self_challenge",
+                    "you cannot challenge yourself",
+                ));
+            }
+            if app.computer.level_of(opponent.id).is_some() {
+                return Err(ApiError::bad_request(
+                    "computer_opponent",
+                    "to play the computer, POST /api/computer/games with a level",
+                ));
+            }
+            Some(opponent.id)
+        }
+    };
+    let mine = app
+        .store
+        .open_challenges()
+        .await?
+        .iter()
+        .filter(|c| c.challenger.id == user.id)
+        .count();
+    if mine >= MAX_OPEN {
+        return Err(ApiError::conflict(
+            "too_many_challenges",
+            format!("you have {MAX_OPEN} open challenges; withdraw one first"),
+        ));
+    }
+    let stored = StoredChallenge {
+        settings,
+        challenger_rank: rank_of(user.rating.rating),
+    };
+    let challenge = app
+        .store
+        .create_challenge(NewChallenge {
+            challenger: user.id,
+            opponent,
+            settings: serde_json::to_string(&stored).map_err(ApiError::internal)?,
+            created_at: time::now_millis(),
+        })
+        .await?;
+    let view = ChallengeView::of(&challenge)?;
+    app.lobby.challenge_opened(view.clone());
+    Ok((StatusCode::CREATED, Json(view)).into_response())
+}
+
+/// Accepts a challenge: the game starts, its clock runs.
+pub async fn accept(
+    State(app): State<AppState>,
+    LoggedIn(user): LoggedIn,
+    Id(id): Id,
+) -> Result<Response, ApiError> {
+    let challenge = app
+        .store
+        .challenge(id)
+        .await?
+        .ok_or_else(|| ApiError::not_found(format!("no open challenge {id}")))?;
+    if challenge.challenger.id == user.id {
+        return Err(ApiError::bad_request(
+            "own_challenge",
+            "you cannot accept your own challenge",
+        ));
+    }
+    if challenge.opponent.as_ref().is_some_and(|o| o.id != user.id) {
+        return Err(ApiError::forbidden(
+            "not_for_you",
+            "this challenge is for another player",
+        ));
+    }
+    let view = ChallengeView::of(&challenge)?;
+    let stored: StoredChallenge =
+        serde_json::from_str(&challenge.settings).map_err(ApiError::internal)?;
+    let challenger = app
+        .store
+        .user(challenge.challenger.id)
+        .await?
+        .ok_or_else(|| ApiError::conflict("challenge_gone", "the challenger's account is gone"))?;
+    let settings = GameSettings::resolve(
+        &stored.settings,
+        seat(&challenger),
+        seat(&user),
+        &mut fastrand::Rng::new(),
+    )?;
+    let game = begin(&app, id, settings, Some(&view)).await?;
+    Ok((StatusCode::CREATED, Json(game)).into_response())
+}
+
+/// Takes challenge `id` off the lobby and starts its game with `settings`:
+/// its clock runs, the computer takes its seat if it has one, the lobby
+/// hears of it (and that the challenge, if it `listed`, is gone).
+pub(crate) async fn begin(
+    app: &AppState,
+    id: ChallengeId,
+    settings: GameSettings,
+    listed: Option<&ChallengeView>,
+) -> Result<LiveGameView, ApiError> {
+    let row = app
+        .store
+        .accept_challenge(
+            id,
+            NewGame {
+                black: settings.black.id,
+                white: settings.white.id,
+                size: settings.size.get(),
+                rated: settings.rated,
+                settings: serde_json::to_string(&settings).map_err(ApiError::internal)?,
+                created_at: time::now_millis(),
+            },
+        )
+        .await?;
+    if let Some(view) = listed {
+        app.lobby.challenge_closed(view);
+    }
+    let game = LiveGameView::of(row.id, row.created_at, &settings);
+    let handle = app.games.start(row).await.map_err(ApiError::internal)?;
+    app.computer.take_seats(&handle, &settings);
+    app.lobby.game_started(game.clone());
+    Ok(game)
+}
+
+/// Withdraws one's challenge.
+pub async fn cancel(
+    State(app): State<AppState>,
+    LoggedIn(user): LoggedIn,
+    Id(id): Id,
+) -> Result<Response, ApiError> {
+    let challenge = app
+        .store
+        .challenge(id)
+        .await?
+        .ok_or_else(|| ApiError::not_found(format!("no open challenge {id}")))?;
+    if challenge.challenger.id != user.id {
+        return Err(ApiError::forbidden(
+            "not_yours",
+            "only the challenger can withdraw a challenge",
+        ));
+    }
+    if !app.store.delete_challenge(id).await? {
+        return Err(ApiError::conflict(
+            "challenge_gone",
+            format!("challenge {id} was accepted or withdrawn"),
+        ));
+    }
+    app.lobby.challenge_closed(&ChallengeView::of(&challenge)?);
+    Ok(StatusCode::NO_CONTENT.into_response())
+}

@@ -1,0 +1,176 @@
+//! Games: the live list, one game, its record (SGF) and its event log;
+//! and the small fixed answers (health, rulesets).
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+use serde::{Deserialize, Serialize};
+use shoutan_rules::Ruleset;
+use shoutan_sgf::{GameInfo, record};
+
+use super::extract::{Id, Params};
+use crate::AppState;
+use crate::accounts::session::Visitor;
+use crate::error::ApiError;
+use crate::live::event::{ChatChannel, GameEvent, Record};
+use crate::live::registry::load;
+use crate::live::state::LiveState;
+use crate::lobby::LiveGameView;
+use crate::time;
+
+/// `GET /api/health`.
+pub async fn health() -> Json<serde_json::Value> {
+    Json(serde_json::json!({"ok": true, "version": env!("CARGO_PKG_VERSION")}))
+}
+
+/// A ruleset preset.
+#[derive(Serialize)]
+pub struct Preset {
+    /// Its name.
+    pub name: &'static str,
+    /// Other names it goes by.
+    pub aliases: &'static [&'static str],
+    /// Its dimensions.
+    pub ruleset: Ruleset,
+}
+
+/// `GET /api/rulesets`: the presets a challenge may name.
+pub async fn rulesets() -> Json<Vec<Preset>> {
+    Json(
+        Ruleset::PRESETS
+            .iter()
+            .map(|&(name, aliases, ruleset)| Preset {
+                name,
+                aliases,
+                ruleset,
+            })
+            .collect(),
+    )
+}
+
+/// `GET /api/games`: the live games.
+pub async fn live(State(app): State<AppState>) -> Json<Vec<LiveGameView>> {
+    Json(app.lobby.live_games())
+}
+
+/// The game's state: from its actor if it is in memory, else replayed from
+/// the store (so that browsing the archive loads no actors).
+async fn state_of(app: &AppState, id: i64) -> Result<(LiveState, i64), ApiError> {
+    if let Some(handle) = app.games.running(id).await
+        && let Ok(state) = handle.state().await
+    {
+        let created_at = app.store.game(id).await?.map_or(0, |row| row.created_at);
+        return Ok((state, created_at));
+    }
+    let loaded = load(&*app.store, id)
+        .await
+        .map_err(ApiError::internal)?
+        .ok_or_else(|| ApiError::not_found(format!("no game {id}")))?;
+    Ok((loaded.state, loaded.row.created_at))
+}
+
+/// `GET /api/games/{id}`: the whole game, as the caller may see it.
+pub async fn game(
+    State(app): State<AppState>,
+    Visitor(user): Visitor,
+    Id(id): Id,
+) -> Result<Response, ApiError> {
+    let (state, created_at) = state_of(&app, id).await?;
+    let is_player = user.is_some_and(|u| state.settings.color_of(u.id).is_some());
+    Ok(Json(state.game_view(id, created_at, time::now(), is_player)).into_response())
+}
+
+/// `GET /api/games/{id}/sgf`: the record, with the players, their ranks,
+/// the rules, komi, time and result.
+pub async fn sgf(State(app): State<AppState>, Id(id): Id) -> Result<Response, ApiError> {
+    let (state, created_at) = state_of(&app, id).await?;
+    let s = &state.settings;
+    let mut info = GameInfo::new(s.size);
+    info.black.name = Some(s.black.name.clone());
+    info.black.rank = Some(s.black.rank.to_string());
+    info.white.name = Some(s.white.name.clone());
+    info.white.rank = Some(s.white.rank.to_string());
+    info.time = Some(s.time_control);
+    info.place = Some("Shoutan".into());
+    info.date = ::time::OffsetDateTime::from_unix_timestamp(created_at / 1000)
+        .ok()
+        .map(|t| t.date().to_string());
+    let text = record(&state.game, &info).to_sgf();
+    Ok((
+        [
+            (
+                header::CONTENT_TYPE,
+                "application/x-go-sgf; charset=utf-8".to_owned(),
+            ),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"shoutan-{id}.sgf\""),
+            ),
+        ],
+        text,
+    )
+        .into_response())
+}
+
+/// `GET /api/games/{id}/events`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EventsParams {
+    /// Only events after this version.
+    after: Option<u64>,
+}
+
+/// An event of the log as listed.
+#[derive(Serialize)]
+pub struct LoggedEvent {
+    /// Its version.
+    pub v: u64,
+    /// When (ms).
+    pub at: i64,
+    /// What happened.
+    pub event: GameEvent,
+}
+
+/// `GET /api/games/{id}/events`: the log itself (spectators' chat is
+/// hidden from the players while the game is live).
+pub async fn events(
+    State(app): State<AppState>,
+    Visitor(user): Visitor,
+    Id(id): Id,
+    Params(params): Params<EventsParams>,
+) -> Result<Json<Vec<LoggedEvent>>, ApiError> {
+    let row = app
+        .store
+        .game(id)
+        .await?
+        .ok_or_else(|| ApiError::not_found(format!("no game {id}")))?;
+    let is_player = user.is_some_and(|u| u.id == row.black.id || u.id == row.white.id);
+    let hide = is_player && row.status == shoutan_store::GameStatus::Live;
+    let mut out = Vec::new();
+    for stored in app.store.events(id, params.after.unwrap_or(0)).await? {
+        let record: Record = serde_json::from_str(&stored.body).map_err(ApiError::internal)?;
+        let hidden = matches!(
+            record.event,
+            GameEvent::Chat {
+                channel: ChatChannel::Spectators,
+                ..
+            }
+        ) && hide;
+        out.push(LoggedEvent {
+            v: stored.version,
+            at: stored.at,
+            event: if hidden {
+                GameEvent::Chat {
+                    user: 0,
+                    name: String::new(),
+                    channel: ChatChannel::Spectators,
+                    text: String::new(),
+                }
+            } else {
+                record.event
+            },
+        });
+    }
+    Ok(Json(out))
+}

@@ -1,0 +1,107 @@
+//! The HTTP API: one table of routes, from which the router is built and
+//! against which the OpenAPI document is checked.
+
+mod accounts;
+mod challenges;
+mod computer;
+pub(crate) mod extract;
+mod games;
+mod players;
+mod static_files;
+
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::http::{Method, Uri};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{MethodRouter, delete, get, post};
+
+use crate::AppState;
+use crate::accounts::csrf;
+use crate::error::ApiError;
+
+/// The largest request body accepted (larger: 413).
+const MAX_BODY: usize = 64 * 1024;
+
+/// A route of the API.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Route {
+    /// Its method.
+    pub method: Method,
+    /// Its path, in the router's and OpenAPI's `{param}` syntax.
+    pub path: &'static str,
+}
+
+fn table() -> Vec<(Route, MethodRouter<AppState>)> {
+    let r = |method: Method, path: &'static str, handler: MethodRouter<AppState>| {
+        (Route { method, path }, handler)
+    };
+    vec![
+        r(Method::GET, "/api/health", get(games::health)),
+        r(Method::GET, "/api/rulesets", get(games::rulesets)),
+        r(Method::POST, "/api/accounts", post(accounts::register)),
+        r(Method::GET, "/api/session", get(accounts::me)),
+        r(Method::POST, "/api/session", post(accounts::login)),
+        r(Method::DELETE, "/api/session", delete(accounts::logout)),
+        r(Method::GET, "/api/players", get(players::search)),
+        r(Method::GET, "/api/players/{name}", get(players::profile)),
+        r(
+            Method::GET,
+            "/api/players/{name}/games",
+            get(players::archive),
+        ),
+        r(Method::GET, "/api/challenges", get(challenges::list)),
+        r(Method::POST, "/api/challenges", post(challenges::create)),
+        r(
+            Method::POST,
+            "/api/challenges/{id}/accept",
+            post(challenges::accept),
+        ),
+        r(
+            Method::DELETE,
+            "/api/challenges/{id}",
+            delete(challenges::cancel),
+        ),
+        r(Method::GET, "/api/computer", get(computer::levels)),
+        r(Method::POST, "/api/computer/games", post(computer::create)),
+        r(Method::GET, "/api/lobby/ws", get(crate::lobby::lobby_ws)),
+        r(Method::GET, "/api/games", get(games::live)),
+        r(Method::GET, "/api/games/{id}", get(games::game)),
+        r(Method::GET, "/api/games/{id}/sgf", get(games::sgf)),
+        r(Method::GET, "/api/games/{id}/events", get(games::events)),
+        r(
+            Method::GET,
+            "/api/games/{id}/ws",
+            get(crate::live::ws::game_ws),
+        ),
+    ]
+}
+
+/// Every route of the API.
+#[must_use]
+pub fn routes() -> Vec<Route> {
+    table().into_iter().map(|(route, _)| route).collect()
+}
+
+/// The whole application: the API, and the web client for every other
+/// path.
+pub fn router(app: AppState) -> Router {
+    let mut api = Router::new();
+    for (route, handler) in table() {
+        api = api.route(route.path, handler);
+    }
+    let api = api.merge(crate::events::routes::router());
+    let api = api
+        .layer(axum::middleware::from_fn_with_state(
+            app.clone(),
+            csrf::guard,
+        ))
+        .layer(DefaultBodyLimit::max(MAX_BODY));
+    Router::new().merge(api).fallback(fallback).with_state(app)
+}
+
+async fn fallback(uri: Uri) -> Response {
+    if uri.path() == "/api" || uri.path().starts_with("/api/") {
+        return ApiError::not_found(format!("no API route {}", uri.path())).into_response();
+    }
+    static_files::serve(uri.path())
+}

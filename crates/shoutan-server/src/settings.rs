@@ -1,0 +1,533 @@
+//! A game's settings: what a challenge asks for ([`ChallengeSettings`],
+//! checked when the challenge is made) and what the game is once accepted
+//! ([`GameSettings`]: colours drawn, handicap resolved from the ranks).
+
+use serde::{Deserialize, Serialize};
+use shoutan_clock::{Clock, ClockOptions, LagPolicy, TimeControl, TimeOutRule};
+use shoutan_rules::{
+    BoardSize, Color, Game, Handicap, HandicapPlacement, Nigiri, Rank, Ruleset, Score,
+};
+use shoutan_store::UserId;
+
+use crate::error::ApiError;
+
+/// How the handicap is chosen.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum HandicapRequest {
+    /// An even game.
+    #[default]
+    None,
+    /// This many stones on the star points (Art. 10).
+    Fixed {
+        /// 2 to 9.
+        stones: u8,
+    },
+    /// This many stones where black places them.
+    Free {
+        /// 2 to 9.
+        stones: u8,
+    },
+    /// From the players' ranks: equal ranks play even, one rank apart 让先
+    /// (the weaker takes black without komi), more apart that many stones
+    /// (at most 9), placed as the ruleset places them.
+    Auto,
+}
+
+/// Who takes black, as the challenger asks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ColourRequest {
+    /// 猜先 (spec §6): drawn.
+    #[default]
+    Nigiri,
+    /// The challenger takes black.
+    Black,
+    /// The challenger takes white.
+    White,
+}
+
+/// A challenge's request as it comes in the JSON body.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChallengeRequest {
+    /// The player the challenge is for; absent for an open challenge.
+    #[serde(default)]
+    pub opponent: Option<String>,
+    /// The board size (default 19).
+    #[serde(default = "nineteen")]
+    pub size: u32,
+    /// A preset's name (`"chinese"`, `"japanese"`…) or a whole ruleset as
+    /// JSON (default Chinese).
+    #[serde(default)]
+    pub ruleset: Option<serde_json::Value>,
+    /// The komi in points (default: the ruleset's for the handicap).
+    #[serde(default)]
+    pub komi: Option<f64>,
+    /// The handicap.
+    #[serde(default)]
+    pub handicap: HandicapRequest,
+    /// Who takes black.
+    #[serde(default)]
+    pub colour: ColourRequest,
+    /// The time control as text (`"10 min + 5×30s byo-yomi"`) or JSON
+    /// (default: no clock).
+    #[serde(default)]
+    pub time_control: Option<serde_json::Value>,
+    /// Art. 22.5: a time-out in byo-yomi is a pass instead of a loss.
+    #[serde(default)]
+    pub time_out: TimeOutRule,
+    /// Whether the game changes ratings (default true).
+    #[serde(default = "yes")]
+    pub rated: bool,
+}
+
+fn nineteen() -> u32 {
+    19
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// A challenge's settings, checked.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ChallengeSettings {
+    /// Board size.
+    pub size: BoardSize,
+    /// The ruleset.
+    pub ruleset: Ruleset,
+    /// Komi, when the challenger fixed it.
+    pub komi: Option<Score>,
+    /// The handicap.
+    pub handicap: HandicapRequest,
+    /// Colours.
+    pub colour: ColourRequest,
+    /// The clock.
+    pub time_control: TimeControl,
+    /// Art. 22.5's option.
+    pub time_out: TimeOutRule,
+    /// Rated or casual.
+    pub rated: bool,
+}
+
+fn bad(code: &'static str, message: impl Into<String>) -> ApiError {
+    ApiError::bad_request(code, message)
+}
+
+impl ChallengeRequest {
+    /// Checks the request.
+    pub fn check(&self) -> Result<ChallengeSettings, ApiError> {
+        let size = BoardSize::new(self.size).map_err(|e| bad("bad_size", e.to_string()))?;
+        let ruleset = match &self.ruleset {
+            None => Ruleset::CHINESE,
+            Some(serde_json::Value::String(name)) => name
+                .parse()
+                .map_err(|e: shoutan_rules::RulesetError| bad("bad_ruleset", e.to_string()))?,
+            Some(custom) => serde_json::from_value(custom.clone())
+                .map_err(|e| bad("bad_ruleset", format!("custom ruleset: {e}")))?,
+        };
+        let komi = self
+            .komi
+            .map(Score::try_from_points)
+            .transpose()
+            .map_err(|e| bad("bad_komi", e.to_string()))?;
+        let time_control = match &self.time_control {
+            None => TimeControl::None,
+            Some(serde_json::Value::String(text)) => {
+                text.parse()
+                    .map_err(|e: shoutan_clock::TimeControlParseError| {
+                        bad("bad_time_control", e.to_string())
+                    })?
+            }
+            Some(json) => serde_json::from_value(json.clone())
+                .map_err(|e| bad("bad_time_control", e.to_string()))?,
+        };
+        let settings = ChallengeSettings {
+            size,
+            ruleset,
+            komi,
+            handicap: self.handicap,
+            colour: self.colour,
+            time_control,
+            time_out: self.time_out,
+            rated: self.rated,
+        };
+        clock_options(&settings.time_control, settings.time_out)?;
+        match self.handicap {
+            HandicapRequest::Fixed { stones } | HandicapRequest::Free { stones } => {
+                if self.colour == ColourRequest::Nigiri {
+                    return Err(bad(
+                        "bad_colour",
+                        "a handicap game has no nigiri: say whether you take black or white",
+                    ));
+                }
+                if self.rated {
+                    return Err(bad(
+                        "bad_handicap",
+                        "a rated game is even or has the automatic handicap",
+                    ));
+                }
+                let handicap = if matches!(self.handicap, HandicapRequest::Fixed { .. }) {
+                    Handicap::Fixed(stones)
+                } else {
+                    Handicap::Free(stones)
+                };
+                if !(2..=9).contains(&stones) {
+                    return Err(bad("bad_handicap", "a handicap is 2 to 9 stones"));
+                }
+                build_game(size, ruleset, komi, handicap)?;
+            }
+            HandicapRequest::None | HandicapRequest::Auto => {}
+        }
+        Ok(settings)
+    }
+}
+
+/// The clock options of a game: lag compensation always (Lichess's quota),
+/// Art. 22.5 as chosen.
+pub fn clock_options(
+    control: &TimeControl,
+    time_out: TimeOutRule,
+) -> Result<ClockOptions, ApiError> {
+    let options = ClockOptions {
+        on_time_out: time_out,
+        lag: Some(LagPolicy::default()),
+        ..ClockOptions::default()
+    };
+    Clock::new(*control, options).map_err(|e| bad("bad_time_control", e.to_string()))?;
+    Ok(options)
+}
+
+fn build_game(
+    size: BoardSize,
+    ruleset: Ruleset,
+    komi: Option<Score>,
+    handicap: Handicap,
+) -> Result<Game, ApiError> {
+    let mut builder = Game::builder(size).ruleset(ruleset).handicap(handicap);
+    if let Some(komi) = komi {
+        builder = builder.komi(komi);
+    }
+    builder
+        .build()
+        .map_err(|e| bad("bad_handicap", e.to_string()))
+}
+
+/// How the colours were decided.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "by", rename_all = "snake_case")]
+pub enum ColourDecision {
+    /// The challenger chose.
+    Choice,
+    /// The weaker player takes black (a handicap or 让先).
+    Ranks,
+    /// 猜先 (spec §6): the recorded draw between `players` (challenger
+    /// first), which anyone can replay from its seed.
+    Nigiri {
+        /// The draw's first and second player.
+        players: [UserId; 2],
+        /// The draw.
+        draw: Nigiri,
+    },
+}
+
+/// A player as the game starts.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Seat {
+    /// The user.
+    pub id: UserId,
+    /// The name.
+    pub name: String,
+    /// The rank shown for the game (the rating's rank).
+    pub rank: Rank,
+}
+
+/// A game's settings, fixed when the challenge is accepted.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameSettings {
+    /// Black.
+    pub black: Seat,
+    /// White.
+    pub white: Seat,
+    /// Board size.
+    pub size: BoardSize,
+    /// The ruleset.
+    pub ruleset: Ruleset,
+    /// Komi.
+    pub komi: Score,
+    /// The handicap.
+    pub handicap: Handicap,
+    /// The clock.
+    pub time_control: TimeControl,
+    /// Art. 22.5's option.
+    pub time_out: TimeOutRule,
+    /// Rated or casual.
+    pub rated: bool,
+    /// How the colours were decided.
+    pub colours: ColourDecision,
+    /// Black's handicap in ranks, for rating the game as even.
+    pub rating_handicap: i32,
+}
+
+impl GameSettings {
+    /// Resolves a challenge between `challenger` and `acceptor`: colours
+    /// (choice, ranks or nigiri), handicap and komi.
+    pub fn resolve(
+        challenge: &ChallengeSettings,
+        challenger: Seat,
+        acceptor: Seat,
+        rng: &mut fastrand::Rng,
+    ) -> Result<GameSettings, ApiError> {
+        let ruleset = challenge.ruleset;
+        let mut by_choice = |challenger: Seat, acceptor: Seat| match challenge.colour {
+            ColourRequest::Black => (challenger, acceptor, ColourDecision::Choice),
+            ColourRequest::White => (acceptor, challenger, ColourDecision::Choice),
+            ColourRequest::Nigiri => {
+                let draw = Nigiri::draw([challenger.rank, acceptor.rank], None, rng.u64(..));
+                let decision = ColourDecision::Nigiri {
+                    players: [challenger.id, acceptor.id],
+                    draw,
+                };
+                if draw.black == shoutan_rules::Seat::First {
+                    (challenger, acceptor, decision)
+                } else {
+                    (acceptor, challenger, decision)
+                }
+            }
+        };
+        let (black, white, colours, handicap, komi, rating_handicap) = match challenge.handicap {
+            HandicapRequest::None => {
+                let (b, w, c) = by_choice(challenger, acceptor);
+                (b, w, c, Handicap::None, ruleset.komi, 0)
+            }
+            HandicapRequest::Fixed { stones } | HandicapRequest::Free { stones } => {
+                let (b, w, c) = by_choice(challenger, acceptor);
+                let handicap = if matches!(challenge.handicap, HandicapRequest::Fixed { .. }) {
+                    Handicap::Fixed(stones)
+                } else {
+                    Handicap::Free(stones)
+                };
+                (b, w, c, handicap, ruleset.komi_for(stones), 0)
+            }
+            HandicapRequest::Auto => {
+                let difference = (challenger.rank.level() - acceptor.rank.level()).abs();
+                if difference == 0 {
+                    let (b, w, c) = by_choice(challenger, acceptor);
+                    (b, w, c, Handicap::None, ruleset.komi, 0)
+                } else {
+                    let (weaker, stronger) = if challenger.rank < acceptor.rank {
+                        (challenger, acceptor)
+                    } else {
+                        (acceptor, challenger)
+                    };
+                    let stones = u8::try_from(difference.min(9)).unwrap_or(9);
+                    let handicap = match (stones, ruleset.handicap_placement) {
+                        (1, _) => Handicap::None,
+                        (n, HandicapPlacement::Fixed)
+                            if n <= shoutan_rules::max_fixed_handicap(challenge.size) =>
+                        {
+                            Handicap::Fixed(n)
+                        }
+                        (n, _) => Handicap::Free(n),
+                    };
+                    let komi = ruleset.komi_for(stones.max(2));
+                    let rating_handicap = i32::from(stones);
+                    (
+                        weaker,
+                        stronger,
+                        ColourDecision::Ranks,
+                        handicap,
+                        komi,
+                        rating_handicap,
+                    )
+                }
+            }
+        };
+        let komi = challenge.komi.unwrap_or(komi);
+        build_game(challenge.size, ruleset, Some(komi), handicap.clone())?;
+        Ok(GameSettings {
+            black,
+            white,
+            size: challenge.size,
+            ruleset,
+            komi,
+            handicap,
+            time_control: challenge.time_control,
+            time_out: challenge.time_out,
+            rated: challenge.rated,
+            colours,
+            rating_handicap,
+        })
+    }
+
+    /// The game at its start.
+    pub fn new_game(&self) -> Result<Game, ApiError> {
+        build_game(
+            self.size,
+            self.ruleset,
+            Some(self.komi),
+            self.handicap.clone(),
+        )
+    }
+
+    /// The clock at its start (not running).
+    pub fn new_clock(&self) -> Result<Clock, ApiError> {
+        let options = clock_options(&self.time_control, self.time_out)?;
+        Clock::new(self.time_control, options).map_err(|e| bad("bad_time_control", e.to_string()))
+    }
+
+    /// The seat of `color`.
+    #[must_use]
+    pub fn seat(&self, color: Color) -> &Seat {
+        match color {
+            Color::Black => &self.black,
+            Color::White => &self.white,
+        }
+    }
+
+    /// The colour `user` plays, if he plays.
+    #[must_use]
+    pub fn color_of(&self, user: UserId) -> Option<Color> {
+        Color::ALL.into_iter().find(|&c| self.seat(c).id == user)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(json: &str) -> Result<ChallengeSettings, ApiError> {
+        serde_json::from_str::<ChallengeRequest>(json)
+            .unwrap()
+            .check()
+    }
+
+    fn seat(id: UserId, rank: &str) -> Seat {
+        Seat {
+            id,
+            name: format!("p{id}"),
+            rank: rank.parse().unwrap(),
+        }
+    }
+
+    #[test]
+    fn defaults_are_an_even_rated_chinese_19x19_without_clock() {
+        let s = request("{}").unwrap();
+        assert_eq!(s.size, BoardSize::NINETEEN);
+        assert_eq!(s.ruleset, Ruleset::CHINESE);
+        assert_eq!(s.time_control, TimeControl::None);
+        assert!(s.rated);
+        assert_eq!(
+            (s.handicap, s.colour),
+            (HandicapRequest::None, ColourRequest::Nigiri)
+        );
+    }
+
+    #[test]
+    fn every_setting_is_checked_with_a_specific_code() {
+        let code = |json| request(json).unwrap_err().code;
+        assert_eq!(code(r#"{"size": 26}"#), "bad_size");
+        assert_eq!(code(r#"{"ruleset": "lasker"}"#), "bad_ruleset");
+        assert_eq!(code(r#"{"ruleset": {"komi": 7}}"#), "bad_ruleset");
+        assert_eq!(code(r#"{"komi": 6.3}"#), "bad_komi");
+        assert_eq!(code(r#"{"time_control": "5 moves"}"#), "bad_time_control");
+        // Art. 22.5 needs byo-yomi.
+        assert_eq!(
+            code(r#"{"time_control": "absolute 10 min", "time_out": "pass"}"#),
+            "bad_time_control"
+        );
+        assert_eq!(
+            code(r#"{"handicap": {"kind": "fixed", "stones": 3}, "rated": false}"#),
+            "bad_colour"
+        );
+        assert_eq!(
+            code(r#"{"handicap": {"kind": "fixed", "stones": 3}, "colour": "black"}"#),
+            "bad_handicap"
+        );
+        assert_eq!(
+            code(
+                r#"{"size": 9, "handicap": {"kind": "fixed", "stones": 10}, "colour": "white", "rated": false}"#
+            ),
+            "bad_handicap"
+        );
+        assert!(serde_json::from_str::<ChallengeRequest>(r#"{"colour": "red"}"#).is_err());
+        assert!(serde_json::from_str::<ChallengeRequest>(r#"{"sise": 9}"#).is_err());
+    }
+
+    #[test]
+    fn custom_rulesets_and_time_controls_in_json_or_text() {
+        let custom = serde_json::to_string(&Ruleset::JAPANESE).unwrap();
+        let s = request(&format!(
+            r#"{{"ruleset": {custom}, "time_control": "1h + 5×30s byo-yomi", "time_out": "pass"}}"#
+        ))
+        .unwrap();
+        assert_eq!(s.ruleset, Ruleset::JAPANESE);
+        assert_eq!(s.time_control.to_string(), "1h + 5×30s byo-yomi");
+        let json = serde_json::to_string(&s.time_control).unwrap();
+        let again = request(&format!(r#"{{"time_control": {json}}}"#)).unwrap();
+        assert_eq!(again.time_control, s.time_control);
+    }
+
+    #[test]
+    fn automatic_handicap_from_the_rank_difference() {
+        let auto = request(r#"{"handicap": {"kind": "auto"}}"#).unwrap();
+        let mut rng = fastrand::Rng::with_seed(1);
+        // 3 ranks apart: the weaker takes black with 3 stones, no komi.
+        let g = GameSettings::resolve(&auto, seat(1, "2d"), seat(2, "2k"), &mut rng).unwrap();
+        assert_eq!((g.black.id, g.white.id), (2, 1));
+        assert_eq!(g.handicap, Handicap::Fixed(3));
+        assert_eq!(g.komi, Score::ZERO);
+        assert_eq!(g.rating_handicap, 3);
+        // One rank apart: 让先, the weaker takes black without komi.
+        let g = GameSettings::resolve(&auto, seat(1, "3k"), seat(2, "2k"), &mut rng).unwrap();
+        assert_eq!(
+            (g.black.id, g.handicap.clone(), g.komi),
+            (1, Handicap::None, Score::ZERO)
+        );
+        // Equal: even game with komi, by nigiri.
+        let g = GameSettings::resolve(&auto, seat(1, "3k"), seat(2, "3k"), &mut rng).unwrap();
+        assert_eq!(
+            (g.handicap.clone(), g.komi),
+            (Handicap::None, Ruleset::CHINESE.komi)
+        );
+        assert!(matches!(g.colours, ColourDecision::Nigiri { .. }));
+        // Twelve ranks: nine stones at most.
+        let g = GameSettings::resolve(&auto, seat(1, "15k"), seat(2, "3k"), &mut rng).unwrap();
+        assert_eq!(g.handicap, Handicap::Fixed(9));
+        // AGA places freely.
+        let aga = request(r#"{"handicap": {"kind": "auto"}, "ruleset": "aga"}"#).unwrap();
+        let g = GameSettings::resolve(&aga, seat(1, "5k"), seat(2, "1k"), &mut rng).unwrap();
+        assert_eq!(g.handicap, Handicap::Free(4));
+    }
+
+    #[test]
+    fn chosen_colours_and_nigiri() {
+        let black = request(r#"{"colour": "black"}"#).unwrap();
+        let mut rng = fastrand::Rng::with_seed(7);
+        let g = GameSettings::resolve(&black, seat(1, "1d"), seat(2, "1d"), &mut rng).unwrap();
+        assert_eq!((g.black.id, g.colours), (1, ColourDecision::Choice));
+        let white = request(r#"{"colour": "white"}"#).unwrap();
+        let g = GameSettings::resolve(&white, seat(1, "1d"), seat(2, "1d"), &mut rng).unwrap();
+        assert_eq!(g.white.id, 1);
+        // Nigiri: the stronger holds the stones, and the record says who
+        // guessed what and replays from its seed; over many draws both
+        // players get black.
+        let nigiri = request("{}").unwrap();
+        let mut blacks = [0, 0];
+        for _ in 0..200 {
+            let g = GameSettings::resolve(&nigiri, seat(1, "5k"), seat(2, "1d"), &mut rng).unwrap();
+            let ColourDecision::Nigiri { players, draw } = g.colours else {
+                panic!()
+            };
+            assert_eq!(players, [1, 2]);
+            assert_eq!(draw.holder, shoutan_rules::Seat::Second, "the 1 dan holds");
+            let ranks = ["5k".parse().unwrap(), "1d".parse().unwrap()];
+            assert_eq!(Nigiri::draw(ranks, None, draw.seed), draw);
+            let guesser_black = g.black.id == 1;
+            assert_eq!(guesser_black, draw.guessed_right());
+            blacks[usize::from(guesser_black)] += 1;
+        }
+        assert!(blacks[0] > 60 && blacks[1] > 60, "{blacks:?}");
+    }
+}

@@ -1,0 +1,19 @@
+//! The server over real HTTP and WebSocket connections, on a random port,
+//! over a temporary SQLite file and (with `SHOUTAN_TEST_POSTGRES`) over
+//! PostgreSQL.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failed call is a test failure
+
+mod accounts;
+mod clocks;
+mod common;
+mod computer;
+mod events;
+mod hostile;
+mod lobby;
+mod openapi;
+mod play;
+mod presence;
+mod reconnect;
+mod requests;
+mod restart;

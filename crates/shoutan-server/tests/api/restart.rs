@@ -1,0 +1,78 @@
+//! A restart rebuilds every live game from its log: board, clocks,
+//! counting marks, chat, requests, command ids — and excuses the downtime.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use crate::common::{Backend, TestServer, config, play_moves};
+
+async fn a_restart_rebuilds_games_from_the_log(backend: Backend) {
+    let Some(server) = TestServer::new(backend, config()).await else {
+        return;
+    };
+    let (black, white, id) = server
+        .game(json!({"time_control": "10 min + 3×30s byo-yomi", "rated": false}))
+        .await;
+    let mut b = black.ws(id, None).await;
+    let mut w = white.ws(id, None).await;
+    play_moves(&mut b, &mut w, &["E5", "C3", "G7", "pass", "pass"]).await;
+    w.ok(json!({"type": "chat", "text": "count please"})).await;
+    b.ok(json!({"type": "toggle", "point": "C3"})).await;
+    b.ok(json!({"type": "accept"})).await;
+    let before = black.game(id).await;
+    assert_eq!(before["state"]["phase"], "counting");
+    let next_b = b.next_id;
+
+    // Down for two seconds: the counting phase has both clocks stopped.
+    let server = server.restart(Duration::from_secs(2), config()).await;
+    let mut black = black;
+    black.base = server.base.clone();
+    let mut white = white;
+    white.base = server.base.clone();
+    let after = black.game(id).await;
+    for key in ["board", "moves", "chat", "settings"] {
+        assert_eq!(after[key], before[key], "{key}");
+    }
+    assert_eq!(after["state"]["counting"], before["state"]["counting"]);
+    assert_eq!(after["clock"]["black"], before["clock"]["black"]);
+    assert_eq!(after["clock"]["white"], before["clock"]["white"]);
+    // The log gained no excuse: no clock ran.
+    assert_eq!(after["version"], before["version"]);
+
+    // Play on: black's command ids continue, white disputes, play resumes
+    // with white to move and his clock running.
+    let mut b = black.ws(id, None).await;
+    assert_eq!(b.next_id, next_b);
+    let mut w = white.ws(id, None).await;
+    w.ok(json!({"type": "dispute"})).await;
+    w.play("D4").await;
+    let resumed = black.game(id).await;
+    assert_eq!(resumed["clock"]["running"], "black");
+    b.play("F6").await;
+
+    // Down for three seconds while white's clock runs: the downtime is not
+    // charged. The server's last sign of life is its last heartbeat (every
+    // second), so white may get back up to a second of thought before the
+    // crash, and is charged at most the moments around the restart.
+    let before = white.game(id).await;
+    let left =
+        |g: &Value| i64::try_from(g["clock"]["white"]["total_left"].as_u64().unwrap()).unwrap();
+    let server = server.restart(Duration::from_secs(3), config()).await;
+    white.base = server.base.clone();
+    let after = white.game(id).await;
+    let charged = left(&before) - left(&after);
+    assert!(
+        (-1_300..2_000).contains(&charged),
+        "charged {charged} ms for a 3 s downtime"
+    );
+    assert_eq!(
+        after["version"].as_u64(),
+        before["version"].as_u64().map(|v| v + 1),
+        "a resume event"
+    );
+    let mut w = white.ws(id, None).await;
+    w.play("D6").await;
+}
+
+crate::for_both_backends!(a_restart_rebuilds_games_from_the_log);

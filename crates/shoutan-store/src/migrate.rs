@@ -1,0 +1,54 @@
+//! Migrations: numbered SQL scripts, one list per database, applied in
+//! order once each and recorded in `schema_migrations`.
+
+/// One migration.
+#[derive(Clone, Copy, Debug)]
+pub struct Migration {
+    /// Its number: applied in increasing order.
+    pub version: i64,
+    /// What it does.
+    pub name: &'static str,
+    /// The script.
+    pub sql: &'static str,
+}
+
+/// SQLite's migrations.
+pub const SQLITE: &[Migration] = &[
+    Migration {
+        version: 1,
+        name: "initial",
+        sql: include_str!("../migrations/sqlite/0001_initial.sql"),
+    },
+    Migration {
+        version: 2,
+        name: "tournaments",
+        sql: include_str!("../migrations/sqlite/0002_tournaments.sql"),
+    },
+];
+
+/// PostgreSQL's migrations: the same schema in its dialect.
+pub const POSTGRES: &[Migration] = &[
+    Migration {
+        version: 1,
+        name: "initial",
+        sql: include_str!("../migrations/postgres/0001_initial.sql"),
+    },
+    Migration {
+        version: 2,
+        name: "tournaments",
+        sql: include_str!("../migrations/postgres/0002_tournaments.sql"),
+    },
+];
+
+/// The table that records what was applied, in both dialects.
+pub(crate) const MIGRATIONS_TABLE: &str = "CREATE TABLE IF NOT EXISTS schema_migrations (
+    version    BIGINT PRIMARY KEY,
+    name       TEXT   NOT NULL,
+    applied_at BIGINT NOT NULL
+)";
+
+pub(crate) fn now_millis() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}

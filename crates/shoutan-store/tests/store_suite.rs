@@ -1,0 +1,538 @@
+//! One test suite, run against both backends: SQLite in a temporary file,
+//! and PostgreSQL (in a fresh schema per test) when `SHOUTAN_TEST_POSTGRES`
+//! names a server.
+
+#![allow(clippy::unwrap_used)] // test code: a failed store call is a test failure
+
+use std::sync::Arc;
+
+use shoutan_rules::{Color, Rank};
+use shoutan_store::{
+    ArchiveQuery, Database, GameEnd, GameId, GameStatus, NewChallenge, NewGame, NewUser, Outcome,
+    Rating, RatingUpdate, Session, Store, StoreError, StoredEvent, User, open,
+};
+
+/// A store to test, and what to do when the test is over.
+struct Backend {
+    store: Arc<dyn Store>,
+    database: Database,
+    _dir: Option<tempfile::TempDir>,
+}
+
+impl Backend {
+    async fn sqlite() -> Backend {
+        let dir = tempfile::tempdir().unwrap();
+        let database = Database::sqlite_in(dir.path().join("nested"));
+        Backend {
+            store: open(&database).await.unwrap(),
+            database,
+            _dir: Some(dir),
+        }
+    }
+
+    /// A fresh schema on the server named by `SHOUTAN_TEST_POSTGRES`, or
+    /// `None` (the test is skipped) when it is unset outside CI.
+    async fn postgres() -> Option<Backend> {
+        let Ok(url) = std::env::var("SHOUTAN_TEST_POSTGRES") else {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "CI is set but SHOUTAN_TEST_POSTGRES is not"
+            );
+            eprintln!("skipped: set SHOUTAN_TEST_POSTGRES to run the PostgreSQL store tests");
+            return None;
+        };
+        let schema = format!("shoutan_test_{}_{}", std::process::id(), fastrand::u64(..));
+        let database = Database::Postgres {
+            url,
+            schema: Some(schema),
+        };
+        Some(Backend {
+            store: open(&database).await.unwrap(),
+            database,
+            _dir: None,
+        })
+    }
+}
+
+impl Drop for Backend {
+    /// Drops the test's PostgreSQL schema, passed or failed.
+    fn drop(&mut self) {
+        let Database::Postgres {
+            url,
+            schema: Some(schema),
+        } = self.database.clone()
+        else {
+            return;
+        };
+        let dropped = std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap();
+            runtime.block_on(async {
+                let (client, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
+                    .await
+                    .unwrap();
+                let task = tokio::spawn(connection);
+                client
+                    .batch_execute(&format!("DROP SCHEMA {schema} CASCADE"))
+                    .await
+                    .unwrap();
+                drop(client);
+                let _ = task.await;
+            });
+        })
+        .join();
+        if dropped.is_err() && !std::thread::panicking() {
+            panic!("could not drop the test schema");
+        }
+    }
+}
+
+const NEWCOMER: Rating = Rating {
+    rating: 1500.0,
+    deviation: 350.0,
+    volatility: 0.06,
+};
+
+async fn user(store: &Arc<dyn Store>, name: &str) -> User {
+    store
+        .create_user(NewUser {
+            name: name.into(),
+            password_hash: format!("$argon2id$hash-of-{name}"),
+            declared_rank: Rank::Kyu(5),
+            rating: NEWCOMER,
+            created_at: 1_000,
+        })
+        .await
+        .unwrap()
+}
+
+async fn game(store: &Arc<dyn Store>, black: &User, white: &User, size: u8, at: i64) -> GameId {
+    let challenge = store
+        .create_challenge(NewChallenge {
+            challenger: black.id,
+            opponent: None,
+            settings: "{}".into(),
+            created_at: at,
+        })
+        .await
+        .unwrap();
+    store
+        .accept_challenge(
+            challenge.id,
+            NewGame {
+                black: black.id,
+                white: white.id,
+                size,
+                rated: true,
+                settings: format!("{{\"size\":{size}}}"),
+                created_at: at,
+            },
+        )
+        .await
+        .unwrap()
+        .id
+}
+
+fn event(game: GameId, version: u64) -> StoredEvent {
+    StoredEvent {
+        game,
+        version,
+        at: 10_000 + version as i64,
+        body: format!("{{\"type\":\"move\",\"n\":{version}}}"),
+    }
+}
+
+async fn end(store: &Arc<dyn Store>, game: GameId, winner: Option<Color>, result: &str, at: i64) {
+    assert!(
+        store
+            .finish_game(GameEnd {
+                game,
+                status: GameStatus::Finished,
+                result: Some(result.into()),
+                winner,
+                ended_at: at,
+                ratings: None,
+            })
+            .await
+            .unwrap()
+    );
+}
+
+async fn accounts(store: &Arc<dyn Store>) {
+    let ke = user(store, "Ke Jie").await;
+    assert_eq!(ke.rated_games, 0);
+    // Names are unique ignoring case.
+    let again = store
+        .create_user(NewUser {
+            name: "ke jie".into(),
+            password_hash: "x".into(),
+            declared_rank: Rank::Dan(1),
+            rating: NEWCOMER,
+            created_at: 2_000,
+        })
+        .await;
+    assert!(matches!(again, Err(StoreError::NameTaken(n)) if n == "ke jie"));
+    let found = store.user_by_name("KE JIE").await.unwrap().unwrap();
+    assert_eq!(found, ke);
+    assert_eq!(store.user(ke.id).await.unwrap().unwrap().name, "Ke Jie");
+    assert!(store.user_by_name("nobody").await.unwrap().is_none());
+    assert!(store.user(ke.id + 1000).await.unwrap().is_none());
+
+    user(store, "kejie2").await;
+    user(store, "Lee Sedol").await;
+    user(store, "柯洁").await;
+    let names = |users: Vec<User>| users.into_iter().map(|u| u.name).collect::<Vec<_>>();
+    assert_eq!(
+        names(store.search_users("ke", 10).await.unwrap()),
+        ["Ke Jie", "kejie2"]
+    );
+    assert_eq!(
+        names(store.search_users("KE", 1).await.unwrap()),
+        ["Ke Jie"]
+    );
+    assert_eq!(names(store.search_users("柯", 10).await.unwrap()), ["柯洁"]);
+    assert!(store.search_users("x", 10).await.unwrap().is_empty());
+}
+
+async fn sessions(store: &Arc<dyn Store>) {
+    let player = user(store, "player").await;
+    let token_hash = [7u8; 32];
+    store
+        .create_session(Session {
+            token_hash,
+            user: player.id,
+            created_at: 100,
+            expires_at: 1_000,
+        })
+        .await
+        .unwrap();
+    assert_eq!(
+        store
+            .session_user(token_hash, 999)
+            .await
+            .unwrap()
+            .map(|u| u.id),
+        Some(player.id)
+    );
+    // Expired, or some other token: no one.
+    assert!(
+        store
+            .session_user(token_hash, 1_000)
+            .await
+            .unwrap()
+            .is_none()
+    );
+    assert!(store.session_user([8u8; 32], 500).await.unwrap().is_none());
+    // Logout.
+    store.delete_session(token_hash).await.unwrap();
+    assert!(store.session_user(token_hash, 500).await.unwrap().is_none());
+    store.delete_session(token_hash).await.unwrap();
+}
+
+async fn challenges(store: &Arc<dyn Store>) {
+    let a = user(store, "a").await;
+    let b = user(store, "b").await;
+    let c = user(store, "c").await;
+    let open_one = store
+        .create_challenge(NewChallenge {
+            challenger: a.id,
+            opponent: None,
+            settings: "{\"size\":9}".into(),
+            created_at: 5,
+        })
+        .await
+        .unwrap();
+    let to_b = store
+        .create_challenge(NewChallenge {
+            challenger: c.id,
+            opponent: Some(b.id),
+            settings: "{\"size\":19}".into(),
+            created_at: 6,
+        })
+        .await
+        .unwrap();
+    assert_eq!(open_one.challenger.name, "a");
+    assert_eq!(open_one.opponent, None);
+    assert_eq!(to_b.opponent.as_ref().map(|p| p.name.as_str()), Some("b"));
+    let listed = store.open_challenges().await.unwrap();
+    assert_eq!(listed, vec![open_one.clone(), to_b.clone()]);
+    assert_eq!(store.challenge(to_b.id).await.unwrap(), Some(to_b.clone()));
+
+    // Accepting takes the challenge away and creates the game.
+    let new_game = NewGame {
+        black: b.id,
+        white: a.id,
+        size: 9,
+        rated: false,
+        settings: "{\"size\":9}".into(),
+        created_at: 7,
+    };
+    let game = store
+        .accept_challenge(open_one.id, new_game.clone())
+        .await
+        .unwrap();
+    assert_eq!(
+        (game.black.name.as_str(), game.white.name.as_str()),
+        ("b", "a")
+    );
+    assert_eq!(game.status, GameStatus::Live);
+    assert_eq!((game.size, game.rated, game.created_at), (9, false, 7));
+    assert_eq!(store.game(game.id).await.unwrap(), Some(game.clone()));
+    // Whoever comes second finds it gone, and no second game is made.
+    let second = store.accept_challenge(open_one.id, new_game).await;
+    assert!(matches!(second, Err(StoreError::ChallengeGone(id)) if id == open_one.id));
+    assert_eq!(store.live_games().await.unwrap(), vec![game]);
+
+    assert!(store.delete_challenge(to_b.id).await.unwrap());
+    assert!(!store.delete_challenge(to_b.id).await.unwrap());
+    assert!(store.open_challenges().await.unwrap().is_empty());
+}
+
+async fn event_logs(store: &Arc<dyn Store>) {
+    let a = user(store, "a").await;
+    let b = user(store, "b").await;
+    let g1 = game(store, &a, &b, 19, 1).await;
+    let g2 = game(store, &b, &a, 9, 2).await;
+    store
+        .append_events(vec![event(g1, 1), event(g1, 2)])
+        .await
+        .unwrap();
+    store.append_events(vec![event(g2, 1)]).await.unwrap();
+    assert_eq!(
+        store.events(g1, 0).await.unwrap(),
+        vec![event(g1, 1), event(g1, 2)]
+    );
+    assert_eq!(store.events(g1, 1).await.unwrap(), vec![event(g1, 2)]);
+    assert!(store.events(g1, 2).await.unwrap().is_empty());
+
+    // A version already written is refused, and writes nothing of its batch.
+    let clash = store.append_events(vec![event(g1, 3), event(g1, 2)]).await;
+    assert!(matches!(
+        clash,
+        Err(StoreError::VersionTaken { game, version: 2 }) if game == g1
+    ));
+    assert_eq!(store.events(g1, 0).await.unwrap().len(), 2);
+
+    // Many games appending at once: group commit keeps every event, each
+    // game's in order, and a failing append does not fail the others that
+    // share its commit.
+    let mut games = vec![g1, g2];
+    for i in 0..10 {
+        games.push(game(store, &a, &b, 13, 10 + i).await);
+    }
+    let mut tasks = Vec::new();
+    for &g in &games {
+        let store = Arc::clone(store);
+        let first = store.events(g, 0).await.unwrap().len() as u64 + 1;
+        tasks.push(tokio::spawn(async move {
+            for version in first..first + 30 {
+                store.append_events(vec![event(g, version)]).await?;
+            }
+            Ok::<_, StoreError>(())
+        }));
+    }
+    let dup = {
+        let store = Arc::clone(store);
+        tokio::spawn(async move { store.append_events(vec![event(g2, 1)]).await })
+    };
+    for t in tasks {
+        t.await.unwrap().unwrap();
+    }
+    assert!(matches!(
+        dup.await.unwrap(),
+        Err(StoreError::VersionTaken { version: 1, .. })
+    ));
+    let versions = |events: Vec<StoredEvent>| events.iter().map(|e| e.version).collect::<Vec<_>>();
+    assert_eq!(
+        versions(store.events(g1, 0).await.unwrap()),
+        (1..=32).collect::<Vec<_>>()
+    );
+    assert_eq!(
+        versions(store.events(g2, 0).await.unwrap()),
+        (1..=31).collect::<Vec<_>>()
+    );
+    for &g in &games[2..] {
+        assert_eq!(
+            versions(store.events(g, 0).await.unwrap()),
+            (1..=30).collect::<Vec<_>>()
+        );
+    }
+}
+
+async fn endings_and_ratings(store: &Arc<dyn Store>) {
+    let a = user(store, "a").await;
+    let b = user(store, "b").await;
+    let g = game(store, &a, &b, 19, 1).await;
+    let after = |rating| Rating {
+        rating,
+        deviation: 290.0,
+        volatility: 0.059_999,
+    };
+    let finish = |status, ratings| GameEnd {
+        game: g,
+        status,
+        result: Some("B+R".into()),
+        winner: Some(Color::Black),
+        ended_at: 50,
+        ratings,
+    };
+    let update = RatingUpdate {
+        black: after(1662.3),
+        white: after(1337.7),
+        summary: "{\"black\":162.3}".into(),
+    };
+    assert!(
+        store
+            .finish_game(finish(GameStatus::Finished, Some(update.clone())))
+            .await
+            .unwrap()
+    );
+    let row = store.game(g).await.unwrap().unwrap();
+    assert_eq!(row.status, GameStatus::Finished);
+    assert_eq!(row.result.as_deref(), Some("B+R"));
+    assert_eq!(row.winner, Some(Color::Black));
+    assert_eq!(row.ended_at, Some(50));
+    assert_eq!(row.ratings.as_deref(), Some("{\"black\":162.3}"));
+    let a_now = store.user(a.id).await.unwrap().unwrap();
+    assert_eq!((a_now.rating, a_now.rated_games), (after(1662.3), 1));
+    assert_eq!(
+        store.user(b.id).await.unwrap().unwrap().rating,
+        after(1337.7)
+    );
+
+    // A game ends once: a second end changes nothing, ratings included.
+    let mut again = update;
+    again.black = after(1800.0);
+    assert!(
+        !store
+            .finish_game(finish(GameStatus::Cancelled, Some(again)))
+            .await
+            .unwrap()
+    );
+    let a_after = store.user(a.id).await.unwrap().unwrap();
+    assert_eq!((a_after.rating, a_after.rated_games), (after(1662.3), 1));
+    assert_eq!(
+        store.game(g).await.unwrap().unwrap().status,
+        GameStatus::Finished
+    );
+    assert!(store.live_games().await.unwrap().is_empty());
+}
+
+async fn archive(store: &Arc<dyn Store>) {
+    let me = user(store, "me").await;
+    let x = user(store, "x").await;
+    let y = user(store, "y").await;
+    // id order = time order; (black, white, size, winner, result, ended_at)
+    let g1 = game(store, &me, &x, 19, 1).await;
+    end(store, g1, Some(Color::Black), "B+R", 1_000).await;
+    let g2 = game(store, &x, &me, 9, 2).await;
+    end(store, g2, Some(Color::Black), "B+3.5", 2_000).await;
+    let g3 = game(store, &y, &me, 19, 3).await;
+    end(store, g3, None, "Draw", 3_000).await;
+    let g4 = game(store, &me, &y, 13, 4).await;
+    end(store, g4, Some(Color::Black), "B+T", 4_000).await;
+    let _live = game(store, &me, &x, 19, 5).await;
+    // A game of two others is in nobody's archive but theirs.
+    let others = game(store, &x, &y, 19, 6).await;
+    end(store, others, Some(Color::White), "W+R", 6_000).await;
+
+    let ids = |q: ArchiveQuery| {
+        let store = Arc::clone(store);
+        async move {
+            store
+                .games_of(me.id, &q)
+                .await
+                .unwrap()
+                .into_iter()
+                .map(|g| g.id)
+                .collect::<Vec<_>>()
+        }
+    };
+    assert_eq!(ids(ArchiveQuery::default()).await, [g4, g3, g2, g1]);
+    let q = |f: fn(&mut ArchiveQuery)| {
+        let mut q = ArchiveQuery::default();
+        f(&mut q);
+        q
+    };
+    assert_eq!(ids(q(|q| q.outcome = Some(Outcome::Won))).await, [g4, g1]);
+    assert_eq!(ids(q(|q| q.outcome = Some(Outcome::Lost))).await, [g2]);
+    assert_eq!(ids(q(|q| q.outcome = Some(Outcome::Draw))).await, [g3]);
+    assert_eq!(ids(q(|q| q.size = Some(19))).await, [g3, g1]);
+    assert_eq!(ids(q(|q| q.from = Some(2_000))).await, [g4, g3, g2]);
+    assert_eq!(ids(q(|q| q.until = Some(2_000))).await, [g1]);
+    assert_eq!(ids(q(|q| q.limit = 2)).await, [g4, g3]);
+    let mut next_page = ArchiveQuery {
+        limit: 2,
+        ..ArchiveQuery::default()
+    };
+    next_page.before = Some(g3);
+    assert_eq!(ids(next_page).await, [g2, g1]);
+    let mut against_x = ArchiveQuery {
+        opponent: Some(x.id),
+        ..ArchiveQuery::default()
+    };
+    assert_eq!(ids(against_x.clone()).await, [g2, g1]);
+    against_x.outcome = Some(Outcome::Won);
+    assert_eq!(ids(against_x).await, [g1]);
+}
+
+async fn heartbeats(store: &Arc<dyn Store>) {
+    assert_eq!(store.last_heartbeat().await.unwrap(), None);
+    store.heartbeat(1_000).await.unwrap();
+    store.heartbeat(2_000).await.unwrap();
+    assert_eq!(store.last_heartbeat().await.unwrap(), Some(2_000));
+}
+
+async fn reopening_keeps_data_and_migrates_once(backend: &Backend) {
+    let someone = user(&backend.store, "kept").await;
+    let reopened = open(&backend.database).await.unwrap();
+    assert_eq!(reopened.user_by_name("kept").await.unwrap(), Some(someone));
+}
+
+macro_rules! suite {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    let backend = super::Backend::sqlite().await;
+                    super::$name(&backend.store).await;
+                }
+            )*
+
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn reopening_keeps_data_and_migrates_once() {
+                let backend = super::Backend::sqlite().await;
+                super::reopening_keeps_data_and_migrates_once(&backend).await;
+            }
+        }
+
+        mod postgres {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    let Some(backend) = super::Backend::postgres().await else { return };
+                    super::$name(&backend.store).await;
+                }
+            )*
+
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn reopening_keeps_data_and_migrates_once() {
+                let Some(backend) = super::Backend::postgres().await else { return };
+                super::reopening_keeps_data_and_migrates_once(&backend).await;
+            }
+        }
+    };
+}
+
+suite!(
+    accounts,
+    sessions,
+    challenges,
+    event_logs,
+    endings_and_ratings,
+    archive,
+    heartbeats,
+);
