@@ -1,0 +1,218 @@
+// One event: registration, the players, each round's pairings with its
+// live games, the standings with every tie-break column, the crosstable,
+// the bracket of a knockout, the change log and the downloads; and for the
+// organiser and arbiters, the controls that start rounds and enter
+// results. Kept current by asking the server every few seconds.
+
+import { del, get, post } from './api.js';
+import { h, replace } from './dom.js';
+import { et } from './event-strings.js';
+import { linkEventStyle } from './event-style.js';
+import { apiErrorText } from './i18n.js';
+import { session } from './session.js';
+import { toast } from './ui.js';
+
+/** How often the page asks for news (ms). */
+const REFRESH = 2500;
+
+const RESULTS = ['B+', 'W+', 'Draw', 'B+F', 'W+F', 'Both lose', 'Void'];
+
+function table(role, head, rows) {
+  return h('table.event-table', { dataset: { role } },
+    h('thead', null, h('tr', null, ...head.map(([label, num]) => h('th', { class: num ? 'num' : '' }, label)))),
+    h('tbody', null, ...rows));
+}
+
+/** The event page; returns the function that leaves it. */
+export function eventPage(root, { id }) {
+  linkEventStyle();
+  const base = `/api/events/${id}`;
+  let tab = 'pairings';
+  let gone = false;
+  let timer = 0;
+  /** @type {any} */
+  let data = null;
+  const body = h('div.stack');
+  const head = h('div');
+  const tabs = h('div.tab-bar', { role: 'tablist' });
+
+  async function act(promise) {
+    try {
+      await promise;
+      await load();
+    } catch (err) {
+      toast(apiErrorText(err), 'error');
+    }
+  }
+
+  function renderHead() {
+    const e = data.event;
+    const you = e.you;
+    const rounds = e.config.settings.rounds;
+    const paired = e.rounds.length;
+    const status = paired ? (rounds ? et('events.roundOf', { n: paired, of: rounds }) : et('events.round', { n: paired })) : et('events.notStarted');
+    const registration = !session.user ? null
+      : you.player
+        ? h('div.row', null, h('span', null, et('events.registered', { n: you.player })),
+          h('button.ghost.small', { type: 'button', dataset: { action: 'withdraw' }, onclick: () => act(del(`${base}/registration`)) }, et('events.withdraw')))
+        : e.registration_open
+          ? h('button.primary', { type: 'button', dataset: { action: 'register' }, onclick: () => act(post(`${base}/registration`)) }, et('events.register'))
+          : h('span.muted', null, et('events.closed'));
+    const mine = you.next_game;
+    const yourGame = mine ? h('div.card.your-game', { dataset: { role: 'your-game' } },
+      h('strong', null, et('events.yourGame', { n: you.next_round })), ' ',
+      `${mine.black.name} – ${mine.white.name} `,
+      mine.result ? h('span.tag', null, mine.result) : null,
+      mine.game ? h('a.button.primary.small', { href: `/game/${mine.game}`, dataset: { link: '' } }, et('events.open')) : null) : null;
+    const controls = you.can_change ? h('div.card.event-controls', { dataset: { role: 'organiser' } },
+      h('button.primary', { type: 'button', dataset: { action: 'start-round' }, onclick: () => act(post(`${base}/rounds`)) }, et('events.startRound', { n: e.next_round })),
+      inlineForm('add-player', et('events.addPlayer'), et('events.add'), (name) => post(`${base}/players`, { account: name })),
+      e.organiser.id === session.user?.id
+        ? inlineForm('appoint', et('events.appoint'), et('events.appointButton'), (name) => post(`${base}/arbiters`, { name }))
+        : null) : null;
+    replace(head,
+      h('div.event-head', null,
+        h('div', null,
+          h('h1', null, e.config.name),
+          h('div.muted', null, `${et(`events.system.${systemKind(e)}`)} · ${et('events.by', { name: e.organiser.name })} · ${status}`),
+          e.arbiters.length ? h('div.muted', null, et('events.arbiters', { names: e.arbiters.map((a) => a.name).join(', ') })) : null),
+        registration),
+      yourGame, controls);
+  }
+
+  function inlineForm(role, label, button, send) {
+    const input = h('input', { name: role, required: true });
+    const form = h('form.row', { dataset: { role } }, h('label.field', null, h('span', null, label), input), h('button.ghost', { type: 'submit' }, button));
+    form.addEventListener('submit', (ev) => {
+      ev.preventDefault();
+      act(send(input.value.trim()));
+    });
+    return form;
+  }
+
+  function systemKind(e) {
+    const kind = e.config.settings.system.kind;
+    return kind === 'mc_mahon' ? 'mcmahon' : kind;
+  }
+
+  function renderTabs() {
+    const names = ['players', 'pairings', 'standings', 'crosstable'];
+    if (systemKind(data.event) === 'knockout') names.push('bracket');
+    names.push('log', 'exports');
+    replace(tabs, ...names.map((n) => h('button.tab', {
+      type: 'button', role: 'tab', 'aria-selected': String(tab === n), dataset: { tab: n },
+      onclick: () => { tab = n; render(); },
+    }, et(`events.${n}`))));
+  }
+
+  function players() {
+    const e = data.event;
+    return table('players', [[et('events.number'), true], [et('events.name.col')], [et('events.rank')], ['']],
+      e.players.map((p) => h('tr', { class: p.withdrawn_from ? 'withdrawn' : '' },
+        h('td.num', null, p.number), h('td', null, p.name), h('td', null, p.rank ?? ''),
+        h('td.muted', null, p.withdrawn_from ? et('events.withdrawn') : ''))));
+  }
+
+  function resultCell(round, g) {
+    if (g.result || !data.event.you.can_change) return h('td', { dataset: { result: '' } }, g.result ?? (g.game ? et('events.live') : ''));
+    const select = h('select', { name: 'result' }, ...RESULTS.map((r) => h('option', { value: r }, r)));
+    return h('td', null, h('div.row', null, select,
+      h('button.ghost.small', { type: 'button', dataset: { action: 'enter-result' },
+        onclick: () => act(post(`${base}/rounds/${round}/tables/${g.table}/result`, { result: select.value })) }, et('events.enter'))));
+  }
+
+  function pairings() {
+    const e = data.event;
+    if (!e.rounds.length) return h('p.empty', null, et('events.noRounds'));
+    const me = e.you.player;
+    return h('div.stack', null, ...[...e.rounds].reverse().map((r) => h('div.card', { dataset: { round: String(r.number) } },
+      h('h3', null, et('events.round', { n: r.number })),
+      table(`pairings-${r.number}`, [[et('events.table'), true], [et('events.black')], [et('events.white')], [et('events.handicap'), true], [et('events.result')], [et('events.game')]],
+        r.games.map((g) => h('tr', { class: me && (g.black.number === me || g.white.number === me) ? 'mine' : '' },
+          h('td.num', null, g.table), h('td', null, g.black.name), h('td', null, g.white.name),
+          h('td.num', null, g.handicap || ''), resultCell(r.number, g),
+          h('td', null, g.game ? h('a', { href: `/game/${g.game}`, dataset: { link: '' } }, g.result ? `#${g.game}` : et('events.watch')) : '')))),
+      ...r.byes.map((b) => h('p.muted', null, et('events.bye', { name: b.name, points: b.points }))))));
+  }
+
+  function standings() {
+    const s = data.standings;
+    if (!s.rows.length || !s.rounds) return h('p.empty', null, et('events.noStandings'));
+    return h('div.card', null, h('h3', null, et('events.round', { n: s.rounds })),
+      table('standings', [[et('events.place'), true], [et('events.name.col')], ...s.columns.map((c) => [c, true])],
+        s.rows.map((r) => h('tr', { class: r.withdrawn ? 'withdrawn' : '', dataset: { name: r.name } },
+          h('td.num', null, `${r.place}${r.shared ? '=' : ''}`), h('td', null, r.name),
+          ...r.values.map((v) => h('td.num', null, v))))));
+  }
+
+  function crosstable() {
+    const rows = data.crosstable;
+    if (!rows.length) return h('p.empty', null, et('events.noStandings'));
+    const rounds = rows[0].cells.length;
+    return h('div.card', null, table('crosstable', [[et('events.place'), true], [et('events.name.col')], ...Array.from({ length: rounds }, (_, i) => [String(i + 1), true])],
+      rows.map((r) => h('tr', null, h('td.num', null, r.place), h('td', null, r.name), ...r.cells.map((c) => h('td.num', null, c))))));
+  }
+
+  function bracket() {
+    return h('div.bracket', { dataset: { role: 'bracket' } }, ...data.bracket.map((r) => h('div.bracket-round', null,
+      h('strong', null, et('events.round', { n: r.number })),
+      ...r.matches.map((m) => h('div.bracket-match', null,
+        h('div', { class: m.winner === m.black ? 'won' : '' }, h('span', null, m.black), h('span', null, m.result ?? '')),
+        h('div', { class: m.winner === m.white ? 'won' : '' }, h('span', null, m.white)))),
+      ...r.byes.map((b) => h('div.bracket-match.muted', null, b)))));
+  }
+
+  function log() {
+    return h('div.card.event-log', null, table('log', [['#', true], [''], [''], ['']],
+      [...data.log].reverse().map((l) => h('tr', null, h('td.num', null, l.seq),
+        h('td', null, new Date(l.at).toLocaleString()),
+        h('td', null, l.actor?.name ?? et('events.server')),
+        h('td', null, describe(l.action))))));
+  }
+
+  function describe(a) {
+    switch (a.type) {
+      case 'result': return `${et('events.round', { n: a.round })} · ${et('events.table')} ${a.table}: ${a.outcome}`;
+      case 'ruling': return `${et('events.round', { n: a.round })} · ${et('events.table')} ${a.table}: ${a.ruling.kind}${a.ruling.color ? ` (${a.ruling.color})` : ''} — ${a.reason}`;
+      case 'warning': return `${et('events.round', { n: a.round })} · ${et('events.table')} ${a.table}: warning, player ${a.player + 1}`;
+      case 'start_round': return et('events.round', { n: a.pairing.number });
+      case 'add_player': return `${a.type}: ${a.name}`;
+      case 'appoint_arbiter': return `${a.type}: ${a.arbiter.name}`;
+      default: return a.type;
+    }
+  }
+
+  function exports() {
+    return h('div.card.exports', { dataset: { role: 'exports' } }, ...[['opengotha', 'OpenGotha XML'], ['h9', 'EGF .h9'], ['trf', 'FIDE TRF'], ['html', 'HTML']]
+      .map(([f, label]) => h('a.button.ghost', { href: `${base}/export/${f}`, download: '' }, label)));
+  }
+
+  function render() {
+    if (!data) return;
+    renderHead();
+    renderTabs();
+    const views = { players, pairings, standings, crosstable, bracket, log, exports };
+    replace(body, views[tab]());
+  }
+
+  async function load() {
+    try {
+      const [event, standingsData, cross, log, brackets] = await Promise.all([
+        get(base), get(`${base}/standings`), get(`${base}/crosstable`), get(`${base}/log`), get(`${base}/bracket`),
+      ]);
+      if (gone) return;
+      const focused = root.contains(document.activeElement) && document.activeElement?.tagName !== 'BUTTON' ? document.activeElement : null;
+      data = { event, standings: standingsData, crosstable: cross, log, bracket: brackets };
+      // A form being filled in is not redrawn under the typing.
+      if (!focused) render();
+    } catch (err) {
+      if (!gone) toast(apiErrorText(err), 'error');
+    }
+  }
+
+  replace(root, h('section.events', { dataset: { event: id } }, head, tabs, body));
+  replace(body, h('p.page-loading', null, '…'));
+  load();
+  timer = setInterval(load, REFRESH);
+  return () => { gone = true; clearInterval(timer); };
+}

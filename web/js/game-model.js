@@ -1,0 +1,139 @@
+// A game as the client holds it: the whole game from the server's welcome
+// (or snapshot), then its versioned events one by one. An event that
+// skips a version is a gap: the caller asks the server to resend. Every
+// position of the game is kept for the move list and the review.
+
+import { Position, replay, startingPosition } from './goban.js';
+
+/** What applying a frame did. */
+export const Applied = Object.freeze({ APPLIED: 'applied', OLD: 'old', GAP: 'gap' });
+
+export class GameModel {
+  /**
+   * @param {any} game  the server's game view
+   * @param {'black' | 'white' | 'spectator'} you
+   */
+  constructor(game, you = 'spectator') {
+    this.you = you;
+    /** Free handicap stones once placed, in GTP notation. */
+    this.placed = [];
+    /** The last marking of dead stones seen, kept for the finished board. */
+    this.lastDead = null;
+    this.load(game);
+  }
+
+  /** Takes the whole game, dropping what was held. */
+  load(game) {
+    this.game = game;
+    this.id = game.id;
+    this.size = game.settings.size;
+    this.version = game.version;
+    this.state = game.state;
+    this.clock = game.clock;
+    this.clockAt = performance.now();
+    this.moves = game.moves.map((m) => ({ color: m.color, point: m.point ?? null }));
+    this.chat = [...game.chat];
+    if (game.state.counting) this.lastDead = game.state.counting.dead;
+    this.rebuild(Position.fromRows(game.board));
+  }
+
+  /**
+   * Replays the moves from the start. `known`, the position the server
+   * showed, wins over the replay if they differ (a free handicap not yet
+   * known): the last position is then the server's.
+   * @param {Position} [known]
+   */
+  rebuild(known) {
+    const start = startingPosition(this.size, this.game.settings.ruleset, this.game.settings.handicap, this.placed);
+    this.positions = replay(start, this.moves);
+    const last = this.positions[this.positions.length - 1];
+    this.exact = !known || last.board.equals(known);
+    if (!this.exact && known) last.board = known;
+  }
+
+  /** Free handicap stones learned from the log: the history is replayed with them. */
+  setPlaced(points) {
+    this.placed = points;
+    this.rebuild(this.current().board);
+  }
+
+  /** The position after the last move. */
+  current() {
+    return this.positions[this.positions.length - 1];
+  }
+
+  /** The settings of the game. */
+  get settings() {
+    return this.game.settings;
+  }
+
+  get players() {
+    return { black: this.game.black, white: this.game.white };
+  }
+
+  /** Whether the viewer plays this game. */
+  get isPlayer() {
+    return this.you === 'black' || this.you === 'white';
+  }
+
+  get over() {
+    return this.state.status !== 'live';
+  }
+
+  /**
+   * Applies a versioned event frame.
+   * @returns {string} one of {@link Applied}
+   */
+  apply(frame) {
+    if (frame.v <= this.version) return Applied.OLD;
+    if (frame.v > this.version + 1) return Applied.GAP;
+    this.version = frame.v;
+    this.state = frame.state;
+    this.clock = frame.clock;
+    this.clockAt = performance.now();
+    const event = frame.event;
+    switch (event.type) {
+      case 'move':
+        this.push({ color: event.color, point: event.point });
+        break;
+      case 'pass':
+      case 'time_out_pass':
+        this.push({ color: event.color, point: null });
+        break;
+      case 'place_handicap':
+        this.placed = event.points;
+        this.rebuild();
+        break;
+      case 'takeback_answer':
+      case 'dispute':
+        if (this.moves.length !== frame.state.moves) {
+          this.moves = this.moves.slice(0, frame.state.moves);
+          this.positions = this.positions.slice(0, frame.state.moves + 1);
+        }
+        break;
+      case 'chat':
+        this.chat.push({ v: frame.v, at: frame.at, user: event.user, name: event.name, channel: event.channel, text: event.text });
+        break;
+      default:
+        break;
+    }
+    if (frame.state.counting) this.lastDead = frame.state.counting.dead;
+    return Applied.APPLIED;
+  }
+
+  push(move) {
+    this.moves.push(move);
+    const prev = this.current();
+    const [, next] = replay(prev.board, [move]);
+    next.captures = {
+      black: prev.captures.black + (move.color === 'black' ? next.captured.length : 0),
+      white: prev.captures.white + (move.color === 'white' ? next.captured.length : 0),
+    };
+    this.positions.push(next);
+  }
+
+  /** Whether what is held agrees with the server's count of turns. */
+  consistent() {
+    return this.moves.length === this.state.moves;
+  }
+}

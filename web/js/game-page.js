@@ -1,0 +1,798 @@
+// The game page: play, watch and review one game. The board, both players
+// with their clocks and captures, the requests and answers, counting, the
+// move list (navigable while the game goes on), chat and the game's
+// details. Joined over the game's WebSocket, which reconnects by itself
+// and catches up from the last version seen.
+
+import { ApiError, get } from './api.js';
+import { BoardView } from './board.js';
+import { ClockView } from './clock-view.js';
+import { blackZi, countPosition } from './counting.js';
+import { h, replace } from './dom.js';
+import { icon } from './icons.js';
+import { Applied, GameModel } from './game-model.js';
+import { fromGtp, opponent, toGtp } from './goban.js';
+import { colorName, t } from './i18n.js';
+import { pointsText, timeAnswer, timeControlText, ziText } from './format.js';
+import { onSession, session } from './session.js';
+import { onChange, settings } from './settings.js';
+import { LiveSocket } from './socket.js';
+import { chime, stoneSound } from './sound.js';
+import { dismissToast, dot, playerLink, toast } from './ui.js';
+import { speakCall, speakText } from './voice.js';
+
+/** How many handicap stones a game has. */
+function handicapStones(handicap) {
+  if (!handicap || typeof handicap !== 'object') return 0;
+  if ('fixed' in handicap) return handicap.fixed;
+  if ('free' in handicap) return handicap.free;
+  if ('placed' in handicap) return handicap.placed.length;
+  return 0;
+}
+
+/** The page of game `id`; returns the function that leaves it. */
+export function gamePage(root, { id }) {
+  const page = new GamePage(root, Number(id));
+  return () => page.dispose();
+}
+
+class GamePage {
+  constructor(root, id) {
+    this.root = root;
+    this.id = id;
+    /** @type {GameModel | null} */
+    this.model = null;
+    /** The move shown when looking back; null: the game as it stands. */
+    this.viewIndex = null;
+    this.presence = null;
+    /** Commands waiting for their acknowledgement, by id. */
+    this.pending = new Map();
+    this.lastId = 0;
+    this.tentative = null;
+    /** Free handicap stones chosen before they are sent. */
+    this.placing = [];
+    this.timeAsked = false;
+    this.confirming = null;
+    /** The version a resync was asked from, while it is awaited. */
+    this.resyncFrom = null;
+    /** Join without `since` (after events that did not follow on). */
+    this.fresh = false;
+    this.socket = null;
+    this.disposed = false;
+    replace(root, h('div.page-loading', null, t('misc.loading')));
+    this.keys = (e) => this.onKey(e);
+    addEventListener('keydown', this.keys);
+    // Logged in or out while here: join again as who we now are.
+    this.stopSession = onSession(() => this.socket?.reconnectNow(false));
+    this.stopSettings = onChange((_, changes) => {
+      if ('lang' in changes) this.build();
+      else if (this.board && ('board' in changes || 'stones' in changes || 'coordinates' in changes)) this.board.build();
+    });
+    this.start();
+  }
+
+  async start() {
+    try {
+      const game = await get(`/api/games/${this.id}`);
+      if (this.disposed) return;
+      const me = session.user;
+      const you = me && game.black.id === me.id ? 'black' : me && game.white.id === me.id ? 'white' : 'spectator';
+      this.model = new GameModel(game, you);
+      await this.learnPlacedHandicap();
+      this.build();
+    } catch (e) {
+      replace(this.root, h('div.empty-state', null,
+        h('h2', null, e instanceof ApiError && e.status === 404 ? t('game.notFound') : t('misc.error', { message: e.message }))));
+      return;
+    }
+    this.socket = new LiveSocket({
+      path: () => `/api/games/${this.id}/ws${this.fresh ? '' : `?since=${this.model.version}`}`,
+      onMessage: (m) => this.onMessage(m),
+      keepAlive: 15_000,
+      probe: () => ({ type: 'time' }),
+    });
+    this.tick();
+  }
+
+  /** A free handicap's stones are in the log only: fetch them for the history. */
+  async learnPlacedHandicap() {
+    const m = this.model;
+    if (!m || !('free' in Object(m.settings.handicap)) || m.placed.length || m.state.phase === 'setup') return;
+    try {
+      const events = await get(`/api/games/${this.id}/events`);
+      const placed = events.find((e) => e.event.type === 'place_handicap');
+      if (placed) m.setPlaced(placed.event.points);
+    } catch {
+      // The history then starts from the server's board; play is unaffected.
+    }
+  }
+
+  dispose() {
+    this.disposed = true;
+    this.socket?.close();
+    cancelAnimationFrame(this.frame);
+    removeEventListener('keydown', this.keys);
+    this.stopSettings();
+    this.stopSession();
+    document.title = 'Shoutan 手谈';
+  }
+
+  // ——— The connection ———
+
+  onMessage(m) {
+    const model = this.model;
+    switch (m.type) {
+      case 'welcome': {
+        this.fresh = false;
+        this.resyncFrom = null;
+        const seatChanged = model.you !== m.you;
+        model.you = m.you;
+        model.load(m.game);
+        this.presence = m.presence;
+        const last = m.last_command_id ?? 0;
+        this.lastId = Math.max(this.lastId, last);
+        // Commands sent before a drop: applied if the server counted them.
+        for (const [id, p] of this.pending) {
+          if (id <= last) p.resolve(null);
+          else p.reject({ code: 'offline', message: t('conn.offline') });
+        }
+        this.pending.clear();
+        this.learnPlacedHandicap().then(() => this.renderAll());
+        if (seatChanged) this.build();
+        else this.renderAll();
+        break;
+      }
+      case 'snapshot':
+        model.load(m.game);
+        this.renderAll();
+        break;
+      case 'event': {
+        const wasOver = model.over;
+        const applied = model.apply(m);
+        if (applied === Applied.GAP) {
+          // A version skipped: ask for the events since ours; if they
+          // still do not follow on, join afresh (the welcome is the whole game).
+          if (this.resyncFrom === model.version) this.rejoin();
+          else {
+            this.resyncFrom = model.version;
+            this.socket.send({ type: 'resync', since: model.version });
+          }
+          return;
+        }
+        if (applied === Applied.OLD) return;
+        this.resyncFrom = null;
+        if (!model.consistent()) {
+          this.rejoin();
+          return;
+        }
+        this.onEvent(m, wasOver);
+        break;
+      }
+      case 'presence':
+        this.presence = m;
+        this.renderPlayers();
+        this.renderStatus();
+        this.renderSpectators();
+        break;
+      case 'call':
+        this.onCall(m);
+        break;
+      case 'clock':
+        model.clock = m.clock;
+        model.clockAt = performance.now();
+        if (this.timeAsked && model.isPlayer) {
+          this.timeAsked = false;
+          const answer = timeAnswer(m.clock[model.you], settings.lang);
+          toast(answer, 'info', 5000);
+          speakText(timeAnswer(m.clock[model.you], settings.voiceLang));
+        }
+        break;
+      case 'ack': {
+        const p = this.pending.get(m.id);
+        this.pending.delete(m.id);
+        p?.resolve(m.v);
+        break;
+      }
+      case 'error': {
+        const p = m.id ? this.pending.get(m.id) : null;
+        if (p) {
+          this.pending.delete(m.id);
+          p.reject(m);
+        } else if (m.code !== 'game_closed') {
+          toast(this.errorText(m), 'error');
+        }
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+  /** Joins again from scratch: the server's welcome replaces what is held. */
+  rejoin() {
+    this.fresh = true;
+    this.socket.reconnectNow(false);
+  }
+
+  /** Sends a command; resolves on its acknowledgement, rejects with the server's error. */
+  command(message) {
+    this.lastId = Math.max(this.lastId + 1, Date.now());
+    const id = this.lastId;
+    return new Promise((resolve, reject) => {
+      if (!this.socket?.send({ ...message, id })) {
+        reject({ code: 'offline', message: t('conn.offline') });
+        return;
+      }
+      this.pending.set(id, { resolve, reject });
+    });
+  }
+
+  /** Sends a command and shows its refusal. */
+  async act(message) {
+    try {
+      await this.command(message);
+      return true;
+    } catch (e) {
+      this.showError(e);
+      return false;
+    }
+  }
+
+  errorText(e) {
+    if (e.code === 'illegal_move' && e.reason) return t(`illegal.${e.reason}`);
+    if (e.code === 'not_your_turn') return t('error.not_your_turn');
+    return t('error.generic', { message: e.message ?? e.code });
+  }
+
+  showError(e) {
+    const text = this.errorText(e);
+    if (this.notice) {
+      replace(this.notice, h('span', null, text), e.code === 'illegal_move' ? h('small', null, e.message) : null);
+      this.notice.dataset.code = e.reason ?? e.code;
+      this.notice.hidden = false;
+      clearTimeout(this.noticeTimer);
+      this.noticeTimer = setTimeout(() => { this.notice.hidden = true; }, 6000);
+    } else {
+      toast(text, 'error');
+    }
+  }
+
+  /** What an event changes on the page; `wasOver`: the game had ended before it. */
+  onEvent(frame, wasOver) {
+    const e = frame.event;
+    const m = this.model;
+    const mine = m.isPlayer && e.color === m.you;
+    const who = e.color ? colorName(e.color) : '';
+    if (e.type === 'move' || e.type === 'place_handicap') {
+      this.tentative = null;
+      stoneSound(frame.captured?.length ?? 0);
+      if (this.notice && e.type === 'move' && mine) this.notice.hidden = true;
+    }
+    switch (e.type) {
+      case 'pass':
+        this.tentative = null;
+        toast(t('game.pass.made', { color: who }));
+        break;
+      case 'time_out_pass':
+        toast(t('game.timeOutPass', { color: who }), 'error');
+        break;
+      case 'takeback':
+      case 'draw_offer':
+      case 'count_request':
+        if (!mine) chime();
+        break;
+      case 'takeback_answer':
+      case 'draw_answer':
+      case 'count_answer':
+        if (!mine) toast(t('game.answered', { name: who, answer: t(e.accept ? 'game.answer.yes' : 'game.answer.no') }), e.accept ? 'success' : 'info');
+        break;
+      case 'dispute':
+        toast(t('game.dispute.done', { color: who }));
+        break;
+      default:
+        break;
+    }
+    if (m.over && !wasOver) {
+      this.viewIndex = null;
+      chime();
+    }
+    this.renderAll();
+  }
+
+  onCall(call) {
+    const text = settings.lang === 'zh' ? call.zh : call.en;
+    this.clocks?.[call.player].showCall(text);
+    const m = this.model;
+    // Players hear their own clock; spectators hear every call.
+    if (!m.isPlayer || call.player === m.you) speakCall(call);
+  }
+
+  // ——— Layout ———
+
+  build() {
+    const m = this.model;
+    if (!m) return;
+    this.board = new BoardView({ size: m.size, onPoint: (x, y) => this.onPoint(x, y) });
+    this.clocks = { black: new ClockView('black'), white: new ClockView('white') };
+    this.cards = { black: this.playerCard('black'), white: this.playerCard('white') };
+    this.notice = h('div.notice.error', { role: 'alert', hidden: true, dataset: { role: 'notice' } });
+    this.status = h('div.status-area', { dataset: { role: 'status' } });
+    this.navBanner = h('div.nav-banner', { hidden: true });
+    this.moveList = h('ol.move-list', { dataset: { role: 'moves' } });
+    this.controls = h('div.controls', { dataset: { role: 'controls' } });
+    this.chatLog = h('div.chat-log', { dataset: { role: 'chat' } });
+    this.chatForm = this.buildChatForm();
+    this.info = h('div.game-info', { dataset: { role: 'info' } });
+    this.spectatorText = h('span');
+    this.spectators = h('span.spectator-count', null, icon('eye'), this.spectatorText);
+    this.navButtons = this.buildNavButtons();
+    const tabs = this.buildTabs([
+      ['moves', t('game.moves'), h('div.moves-pane', null, this.moveList, this.navButtons)],
+      ['chat', t('game.chat'), h('div.chat-pane', null, this.chatLog, this.chatForm)],
+      ['info', t('game.info'), this.info],
+    ]);
+    const bottom = m.you === 'white' ? 'white' : 'black';
+    const top = opponent(bottom);
+    replace(this.root, h('div.game-layout', { dataset: { game: String(m.id), you: m.you } },
+      h('div.board-area', null, h('div.board-wrap', null, this.board.el), this.navBanner),
+      h('aside.side', null,
+        h('div.card-top', null, this.cards[top]),
+        h('div.status-wrap', null, this.notice, this.status),
+        h('div.game-meta', null,
+          h('span.meta-rules', null, `${m.size}×${m.size} · ${t(`rules.${m.settings.ruleset_name}`)} · ${m.settings.rated ? t('game.rated') : t('game.casual')}`),
+          this.spectators),
+        h('div.tabs-wrap', null, tabs),
+        this.controls,
+        h('div.card-bottom', null, this.cards[bottom]))));
+    this.renderAll();
+  }
+
+  playerCard(color) {
+    const seat = this.model.players[color];
+    return h(`div.player-card.${color}`, { dataset: { player: color } },
+      h('div.player-main', null,
+        h('span.stone-icon', { class: color, 'aria-label': colorName(color) }),
+        h('div.player-name', null,
+          playerLink(seat.name, seat.rank),
+          h('span.presence', { dataset: { presence: color } })),
+        this.clocks[color].el),
+      h('div.player-sub', null,
+        h('span.captures', { dataset: { captures: color } }),
+        h('span.turn-flag', { dataset: { turn: color } })));
+  }
+
+  buildTabs(panes) {
+    const bar = h('div.tab-bar', { role: 'tablist' });
+    const body = h('div.tab-body');
+    panes.forEach(([key, label, pane], i) => {
+      const tab = h('button.tab', {
+        type: 'button', role: 'tab', 'aria-selected': String(i === 0), dataset: { tab: key },
+        onclick() {
+          for (const b of bar.children) b.setAttribute('aria-selected', String(b === tab));
+          for (const p of body.children) p.hidden = p !== pane;
+          if (key === 'chat') pane.querySelector('input')?.focus({ preventScroll: true });
+        },
+      }, label);
+      pane.hidden = i !== 0;
+      pane.dataset.pane = key;
+      bar.append(tab);
+      body.append(pane);
+    });
+    return h('div.tabs', null, bar, body);
+  }
+
+  buildNavButtons() {
+    const b = (name, title, fn) => h('button.nav', { type: 'button', title, 'aria-label': title, dataset: { nav: name }, onclick: fn }, icon(name));
+    const total = () => this.model.moves.length;
+    const at = () => this.viewIndex ?? total();
+    return h('div.nav-buttons', null,
+      b('first', 'Home', () => this.view(0)),
+      b('prev', '←', () => this.view(at() - 1)),
+      b('next', '→', () => this.view(at() + 1)),
+      b('last', 'End', () => this.view(total())));
+  }
+
+  buildChatForm() {
+    const input = h('input', { name: 'chat', maxLength: 500, autocomplete: 'off', placeholder: t('game.chat.placeholder') });
+    return h('form.chat-form', {
+      onsubmit: async (e) => {
+        e.preventDefault();
+        const text = input.value.trim();
+        if (!text) return;
+        if (await this.act({ type: 'chat', text })) input.value = '';
+      },
+    }, input, h('button.primary', { type: 'submit' }, t('game.chat.send')));
+  }
+
+  // ——— Moving through the game ———
+
+  /** Shows the position after `index` moves (the live position at the end). */
+  view(index) {
+    const total = this.model.moves.length;
+    const i = Math.max(0, Math.min(total, index));
+    this.viewIndex = i === total ? null : i;
+    this.renderBoard();
+    this.renderMoves();
+    this.renderPlayers();
+  }
+
+  onKey(e) {
+    if (!this.model || e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement
+      || e.target instanceof HTMLSelectElement || document.querySelector('dialog[open]')) return;
+    const total = this.model.moves.length;
+    const at = this.viewIndex ?? total;
+    const moves = { ArrowLeft: at - 1, ArrowRight: at + 1, ArrowUp: at - 10, ArrowDown: at + 10, Home: 0, End: total, Escape: total };
+    if (e.key in moves) {
+      e.preventDefault();
+      this.view(moves[e.key]);
+    }
+  }
+
+  // ——— Playing ———
+
+  /** Whether a click on the board plays for the viewer now. */
+  canPlay() {
+    const m = this.model;
+    return m.isPlayer && this.viewIndex === null && m.state.phase === 'play' && m.state.to_move === m.you;
+  }
+
+  placingHandicap() {
+    const m = this.model;
+    return m.you === 'black' && m.state.phase === 'setup' && this.viewIndex === null;
+  }
+
+  async onPoint(x, y) {
+    const m = this.model;
+    const point = toGtp(m.size, x, y);
+    if (m.state.phase === 'counting' && m.isPlayer && this.viewIndex === null) {
+      if (m.current().board.get(x, y)) await this.act({ type: 'toggle', point });
+      return;
+    }
+    if (this.placingHandicap()) {
+      const n = handicapStones(m.settings.handicap);
+      const i = this.placing.findIndex((p) => p.x === x && p.y === y);
+      if (i >= 0) this.placing.splice(i, 1);
+      else if (this.placing.length < n) this.placing.push({ x, y });
+      this.renderBoard();
+      this.renderStatus();
+      return;
+    }
+    if (!this.canPlay()) return;
+    const same = this.tentative && this.tentative.x === x && this.tentative.y === y;
+    if (settings.confirmMove && !same) {
+      this.tentative = { x, y, color: m.you, confirm: true };
+      this.renderBoard();
+      toast(t('game.confirmTap', { point }), 'info', 1800, 'confirm-tap');
+      return;
+    }
+    this.tentative = { x, y, color: m.you };
+    dismissToast('confirm-tap');
+    this.renderBoard();
+    try {
+      await this.command({ type: 'move', point });
+    } catch (e) {
+      this.tentative = null;
+      this.renderBoard();
+      this.showError(e);
+    }
+  }
+
+  // ——— Drawing ———
+
+  renderAll() {
+    if (!this.board || !this.model) return;
+    if (this.viewIndex !== null && this.viewIndex >= this.model.moves.length) this.viewIndex = null;
+    this.renderBoard();
+    this.renderPlayers();
+    this.renderStatus();
+    this.renderMoves();
+    this.renderControls();
+    this.renderChat();
+    this.renderInfo();
+    this.renderSpectators();
+    this.updateTitle();
+  }
+
+  /** The count shown in counting, and on the final board when the marking is known. */
+  countNow() {
+    const m = this.model;
+    const dead = m.state.counting?.dead ?? (m.state.phase === 'finished' && m.state.result?.detail?.by?.reason === 'score' ? m.lastDead : null);
+    if (!dead) return null;
+    return {
+      dead,
+      count: countPosition(m.current().board, dead, {
+        ruleset: m.settings.ruleset,
+        komi: m.settings.komi,
+        handicapStones: handicapStones(m.settings.handicap),
+        prisoners: m.state.captures,
+      }),
+    };
+  }
+
+  renderBoard() {
+    const m = this.model;
+    const live = this.viewIndex === null;
+    const pos = m.positions[this.viewIndex ?? m.moves.length];
+    const lastPoint = pos.move?.point ? fromGtp(m.size, pos.move.point) : null;
+    const scene = { board: pos.board, last: lastPoint, hover: null, tentative: null, dead: null, owners: null, marked: null };
+    if (live) {
+      scene.tentative = this.tentative;
+      if (this.canPlay()) scene.hover = m.you;
+      if (this.placingHandicap()) {
+        scene.hover = 'black';
+        scene.marked = this.placing;
+        scene.board = pos.board.clone();
+        for (const p of this.placing) scene.board.set(p.x, p.y, 1);
+      }
+      const counted = this.countNow();
+      if (counted) {
+        scene.dead = new Set(counted.dead.map((d) => fromGtp(m.size, d)).filter(Boolean).map((p) => p.y * m.size + p.x));
+        scene.owners = counted.count.owners;
+        scene.last = null;
+      }
+    }
+    this.board.el.classList.toggle('counting', live && m.state.phase === 'counting' && m.isPlayer);
+    this.board.render(scene);
+    this.navBanner.hidden = live;
+    if (!live) {
+      replace(this.navBanner,
+        h('span', null, t('game.viewing', { n: this.viewIndex, total: m.moves.length })),
+        h('button.link', { type: 'button', onclick: () => this.view(m.moves.length) }, t('game.live')));
+    }
+  }
+
+  renderPlayers() {
+    const m = this.model;
+    const pos = m.positions[this.viewIndex ?? m.moves.length];
+    for (const color of ['black', 'white']) {
+      const card = this.cards[color];
+      const caps = this.viewIndex === null ? m.state.captures[color] : pos.captures[color];
+      card.querySelector('[data-captures]').textContent = `${t('game.captures')} ${caps}`;
+      const toMove = m.state.to_move === color && m.state.status === 'live';
+      card.classList.toggle('to-move', toMove);
+      card.querySelector('[data-turn]').textContent = toMove ? t('game.toMove') : '';
+      const online = this.presence?.online?.[color];
+      const presence = card.querySelector('[data-presence]');
+      presence.className = `presence ${online ? 'online' : 'away'}`;
+      presence.title = online ? 'online' : 'offline';
+      card.classList.toggle('you', m.you === color);
+    }
+  }
+
+  /** Counts the clocks down between the server's readings. */
+  tick() {
+    if (this.disposed) return;
+    const m = this.model;
+    if (m && this.clocks) {
+      const elapsed = performance.now() - m.clockAt;
+      const running = m.state.status === 'live' ? m.clock.running : null;
+      for (const color of ['black', 'white']) {
+        const reading = { ...m.clock[color], running: running === color };
+        this.clocks[color].update(reading, elapsed);
+      }
+    }
+    this.frame = requestAnimationFrame(() => this.tick());
+  }
+
+  renderStatus() {
+    const m = this.model;
+    const st = m.state;
+    const parts = [];
+    const opp = m.isPlayer ? opponent(m.you) : null;
+    if (st.status !== 'live') {
+      parts.push(this.resultPanel());
+      if (st.result?.detail?.by?.reason === 'score' && m.lastDead) parts.push(this.countPanel(false));
+    } else if (st.phase === 'counting') {
+      parts.push(this.countPanel(true));
+    } else if (st.phase === 'setup') {
+      const n = handicapStones(m.settings.handicap);
+      parts.push(h('div.status-line', null, t('game.setup')));
+      if (m.you === 'black') {
+        parts.push(h('div.offer', null,
+          h('span', null, t('game.placeHandicap', { n })),
+          h('button.primary', {
+            type: 'button', disabled: this.placing.length !== n,
+            onclick: async () => {
+              const points = this.placing.map((p) => toGtp(m.size, p.x, p.y));
+              if (await this.act({ type: 'place_handicap', points })) {
+                this.placing = [];
+                this.renderAll();
+              }
+            },
+          }, t('game.placeConfirm'))));
+      }
+    } else {
+      const toMove = st.to_move;
+      const line = m.isPlayer
+        ? (toMove === m.you ? t('game.yourTurn') : t('game.theirTurn', { name: m.players[toMove].name }))
+        : `${colorName(toMove)} ${t('game.toMove')}`;
+      parts.push(h('div.status-line', { class: m.isPlayer && toMove === m.you ? 'your-turn' : '' }, dot(toMove), line));
+      for (const kind of ['takeback', 'draw', 'count']) {
+        const asker = st.offers[kind];
+        if (!asker) continue;
+        if (m.isPlayer && asker === opp) {
+          const answer = (accept) => this.act({ type: `${kind}_answer`, accept });
+          parts.push(h('div.offer', { dataset: { offer: kind } },
+            h('span', null, t(`game.offer.${kind}`, { name: m.players[asker].name })),
+            h('div.row', null,
+              h('button.primary', { type: 'button', dataset: { answer: 'accept' }, onclick: () => answer(true) }, t('game.accept')),
+              h('button.ghost', { type: 'button', dataset: { answer: 'decline' }, onclick: () => answer(false) }, t('game.decline')))));
+        } else if (m.isPlayer && asker === m.you) {
+          parts.push(h('div.offer.waiting', { dataset: { offer: kind } }, t(`game.waiting.${kind}`)));
+        } else {
+          parts.push(h('div.offer.waiting', { dataset: { offer: kind } }, t(`game.offer.${kind}`, { name: m.players[asker].name })));
+        }
+      }
+    }
+    if (m.isPlayer && st.status === 'live' && this.presence && !this.presence.online[opp]) {
+      const at = this.presence.claimable_at?.[opp];
+      const wait = at ? at - Date.now() : null;
+      parts.push(h('div.offer.away', null,
+        h('span', null, t('game.away', { name: m.players[opp].name }), ' ',
+          wait === null ? '' : wait > 0 ? t('game.claimIn', { time: `${Math.ceil(wait / 1000)}s` }) : t('game.claimNow')),
+        h('button.ghost', { type: 'button', disabled: !at || wait > 0, onclick: () => this.act({ type: 'claim_win' }) }, t('game.claim'))));
+      if (wait > 0) {
+        clearTimeout(this.awayTimer);
+        this.awayTimer = setTimeout(() => this.renderStatus(), Math.min(wait + 50, 1000));
+      }
+    }
+    replace(this.status, ...parts);
+  }
+
+  resultPanel() {
+    const m = this.model;
+    const r = m.state.result;
+    if (!r) {
+      return h('div.result-banner', { dataset: { result: 'none' } }, h('strong', null, t(m.state.status === 'cancelled' ? 'game.cancelled' : 'game.over')));
+    }
+    return h('div.result-banner', { dataset: { result: r.international } },
+      h('span.result-label', null, t('result.title')),
+      h('strong.result-zh', { lang: 'zh', dataset: { notation: 'chinese' } }, r.chinese),
+      h('span.result-intl', { dataset: { notation: 'international' } }, r.international),
+      h('a.button.ghost', { href: `/api/games/${m.id}/sgf`, download: `shoutan-${m.id}.sgf`, dataset: { sgf: '' } }, icon('download'), t('game.sgf')));
+  }
+
+  /** The figures of the count: both sides in 子 and points, and the result they give. */
+  countPanel(active) {
+    const m = this.model;
+    const counted = this.countNow();
+    if (!counted) return null;
+    const c = counted.count;
+    const area = c.counting === 'area';
+    const komi = m.settings.komi;
+    const row = (color) => {
+      const side = c[color];
+      const total = color === 'white' ? side.count + komi + c.compensation : side.count;
+      const accepted = active ? m.state.counting?.accepted[color] : undefined;
+      return h('tr', { dataset: { side: color } },
+        h('th', null, dot(color), ' ', colorName(color),
+          accepted === undefined ? null : h('span.accept-state', {
+            class: accepted ? 'yes' : 'no', dataset: { accepted: color },
+            title: accepted ? t('count.accepted') : t('count.waiting'),
+          }, accepted ? `✓ ${t('count.accepted')}` : t('count.waiting'))),
+        h('td', null, side.stones),
+        h('td', null, area ? side.territory + (side.shared ? ` + ${side.shared}/2` : '') : side.territory),
+        area ? null : h('td', null, side.prisoners),
+        area ? h('td.zi', { dataset: { zi: color } }, `${ziText(side.count)}${t('count.zi')}`) : null,
+        h('td.pts', { dataset: { points: color } }, pointsText(total)));
+    };
+    const counting = m.state.counting;
+    const me = m.you;
+    const needs = c.area / 2 + komi / 2 + c.compensation / 2;
+    return h('div.count-panel', { dataset: { role: 'count' } },
+      h('div.count-head', null,
+        h('strong', null, t('count.title')),
+        h('span.muted', null, active ? t(m.isPlayer ? 'count.help' : 'count.help.spectator') : '')),
+      h('table.count-table', null,
+        h('thead', null, h('tr', null, h('th'), h('th', null, t('count.stones')), h('th', null, t('count.territory')),
+          area ? null : h('th', null, t('count.prisoners')),
+          area ? h('th', null, t('count.zi')) : null, h('th', null, t('count.pts')))),
+        h('tbody', null, row('black'), row('white'))),
+      h('p.count-note', null,
+        t('count.komi', { komi: pointsText(komi), zi: ziText(komi / 2) }),
+        area ? ` · ${t('count.blackNeeds', { n: ziText(needs) })} · ${t('game.black')} ${ziText(blackZi(c))}${t('count.zi')}` : ''),
+      counting ? h('div.count-result', null,
+        h('span.muted', null, t('count.result')),
+        h('strong', { lang: 'zh', dataset: { countResult: 'chinese' } }, counting.result.chinese),
+        h('span', { dataset: { countResult: 'international' } }, counting.result.international)) : null,
+      active && m.isPlayer ? h('div.row.count-actions', null,
+        h('button.primary', { type: 'button', dataset: { action: 'accept-count' }, disabled: counting?.accepted[me], onclick: () => this.act({ type: 'accept' }) }, t('count.accept')),
+        h('button.ghost', { type: 'button', dataset: { action: 'dispute' }, onclick: () => this.act({ type: 'dispute' }) }, t('count.dispute'))) : null);
+  }
+
+  renderMoves() {
+    const m = this.model;
+    const current = this.viewIndex ?? m.moves.length;
+    const items = [h('li.move-item', { class: current === 0 ? 'current' : '', dataset: { move: '0' } },
+      h('button', { type: 'button', onclick: () => this.view(0) }, h('span.num', null, '0'), t('game.start')))];
+    m.moves.forEach((move, i) => {
+      const n = i + 1;
+      items.push(h('li.move-item', { class: n === current ? 'current' : '', dataset: { move: String(n) } },
+        h('button', { type: 'button', onclick: () => this.view(n) },
+          h('span.num', null, String(n)), dot(move.color), move.point ?? h('em', null, t('game.passMove')))));
+    });
+    replace(this.moveList, ...items);
+    const cur = this.moveList.querySelector('.current');
+    if (cur) {
+      const list = this.moveList;
+      const top = cur.offsetTop - list.offsetTop;
+      const bottom = top + cur.offsetHeight;
+      if (top < list.scrollTop) list.scrollTop = top - 4;
+      else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight + 8;
+    }
+  }
+
+  renderControls() {
+    const m = this.model;
+    const st = m.state;
+    const live = st.status === 'live';
+    const play = live && st.phase === 'play';
+    if (!m.isPlayer || !live) {
+      replace(this.controls, live ? h('div.spectating', null, t('game.spectator')) : null);
+      return;
+    }
+    if (st.phase === 'counting') {
+      replace(this.controls);
+      return;
+    }
+    const myTurn = st.to_move === m.you;
+    const button = (action, label, enabled, fn, cls = 'ghost') => h(`button.${cls}`, { type: 'button', dataset: { action }, disabled: !enabled, onclick: fn }, label);
+    const resign = this.confirming === 'resign'
+      ? h('span.confirm', null, t('game.confirm.resign'),
+        button('resign-yes', t('game.yes'), true, () => { this.confirming = null; this.act({ type: 'resign' }); }, 'danger'),
+        button('resign-no', t('game.no'), true, () => { this.confirming = null; this.renderControls(); }))
+      : button('resign', t('game.resign'), live && st.phase !== 'setup', () => { this.confirming = 'resign'; this.renderControls(); });
+    const mineMoved = m.moves.some((mv) => mv.color === m.you);
+    replace(this.controls,
+      button('pass', t('game.pass'), play && myTurn, () => this.act({ type: 'pass' }), 'primary'),
+      button('takeback', t('game.takeback'), play && mineMoved && !st.offers.takeback, () => this.act({ type: 'takeback' })),
+      button('count', t('game.count'), play && !st.offers.count, () => this.act({ type: 'count' })),
+      button('draw', t('game.draw'), play && !st.offers.draw, () => this.act({ type: 'draw' })),
+      button('time', t('game.timeLeft'), m.clock[m.you]?.total_left !== null, () => {
+        this.timeAsked = true;
+        this.socket.send({ type: 'time' });
+      }),
+      resign);
+  }
+
+  renderChat() {
+    const m = this.model;
+    const lines = m.chat.map((line) => h('div.chat-line', { class: line.channel === 'spectators' ? 'spectators' : '' },
+      h('span.chat-name', null, line.name), h('span.chat-text', null, line.text)));
+    replace(this.chatLog, ...lines);
+    this.chatLog.scrollTop = this.chatLog.scrollHeight;
+    const input = this.chatForm.querySelector('input');
+    input.disabled = !session.user;
+    input.placeholder = session.user ? t('game.chat.placeholder') : t('game.chat.login');
+  }
+
+  renderInfo() {
+    const m = this.model;
+    const s = m.settings;
+    const colours = { nigiri: t('game.nigiri'), ranks: t('game.byRank'), choice: t('game.byChoice') }[s.colours?.by] ?? '';
+    const stones = handicapStones(s.handicap);
+    const item = (label, value) => h('div.info-row', null, h('dt', null, label), h('dd', null, value));
+    replace(this.info,
+      h('dl', null,
+        item(t('col.size'), `${s.size}×${s.size}`),
+        item(t('col.rules'), t(`rules.${s.ruleset_name}`)),
+        item(t('game.komi'), `${pointsText(s.komi)} (${ziText(s.komi / 2)}${t('count.zi')})`),
+        stones ? item(t('game.handicap'), String(stones)) : null,
+        item(t('col.time'), settings.lang === 'zh' ? s.time_control_zh : timeControlText(s.time_control, 'en')),
+        item(t('col.mode'), s.rated ? t('game.rated') : t('game.casual')),
+        colours ? item(t('form.colour'), colours) : null),
+      h('a.button.ghost', { href: `/api/games/${m.id}/sgf`, download: `shoutan-${m.id}.sgf` }, icon('download'), t('game.sgf')));
+  }
+
+  renderSpectators() {
+    const n = this.presence?.spectators ?? 0;
+    this.spectators.dataset.spectators = String(n);
+    this.spectatorText.textContent = t('game.spectators', { n });
+  }
+
+  updateTitle() {
+    const m = this.model;
+    const mine = m.isPlayer && m.state.status === 'live' && m.state.to_move === m.you && m.state.phase === 'play';
+    document.title = `${mine ? '● ' : ''}${m.players.black.name} – ${m.players.white.name} · Shoutan 手谈`;
+  }
+}

@@ -1,0 +1,308 @@
+// The lobby: quick games in one click, a game with every setting, a game
+// against the computer, the open challenges and the live games — both kept
+// up to date over the lobby's WebSocket — and the player search.
+
+import { del, get, post } from './api.js';
+import { challengeDialog, computerLevelList, levelSelect } from './challenge-form.js';
+import { authDialog, segmented } from './dialogs.js';
+import { debounce, h, replace } from './dom.js';
+import { timeControlShort, timeControlText, timeSystem } from './format.js';
+import { apiErrorText, t } from './i18n.js';
+import { navigate } from './router.js';
+import { onSession, session } from './session.js';
+import { onChange, settings } from './settings.js';
+import { LiveSocket } from './socket.js';
+import { chime } from './sound.js';
+import { dot, playerLink, toast } from './ui.js';
+
+/** One-click open challenges, like the pools of the big servers. */
+const QUICK = [
+  { size: 9, label: '1+3×10s', main: 1, periods: 3, period: 10 },
+  { size: 9, label: '5+3×30s', main: 5, periods: 3, period: 30 },
+  { size: 13, label: '5+3×30s', main: 5, periods: 3, period: 30 },
+  { size: 13, label: '10+5×30s', main: 10, periods: 5, period: 30 },
+  { size: 19, label: '10+5×30s', main: 10, periods: 5, period: 30 },
+  { size: 19, label: '20+5×60s', main: 20, periods: 5, period: 60 },
+  { size: 19, label: '60+5×60s', main: 60, periods: 5, period: 60 },
+  { size: 19, label: '3×30s', main: 0, periods: 3, period: 30 },
+  { size: 19, label: '30+10/5', main: 30, moves: 10, periodMin: 5 },
+];
+
+/** The clocks offered against the computer in one choice (byo-yomi, or none). */
+const COMPUTER_TIMES = [
+  { key: '5+3×30s', main: 5, periods: 3, period: 30 },
+  { key: '10+5×30s', main: 10, periods: 5, period: 30 },
+  { key: '20+5×60s', main: 20, periods: 5, period: 60 },
+  { key: 'none' },
+];
+
+/** The lobby page; returns the function that leaves it. */
+export function lobbyPage(root) {
+  /** @type {Map<number, any>} */
+  const challenges = new Map();
+  /** @type {Map<number, any>} */
+  const games = new Map();
+  const challengeList = h('div.list', { dataset: { role: 'challenges' } });
+  const gameList = h('div.list', { dataset: { role: 'live-games' } });
+  const mine = h('div.my-games', { hidden: true });
+  const searchResults = h('ul.search-results', { dataset: { role: 'search-results' } });
+  const tabCount = { challenges: h('span.count'), live: h('span.count') };
+  /** The choices of the computer card, kept when the page is redrawn. */
+  const computer = { level: 1, size: 9, time: '10+5×30s' };
+
+  const me = () => session.user;
+  /** The clock in a few characters, its system named below, the whole in the tooltip. */
+  const timeCell = (text) => h('div.c-time', { title: timeControlText(text, settings.lang) },
+    h('span.time-short', null, timeControlShort(text, settings.lang)),
+    h('span.time-system', null, t(`form.time.${timeSystem(text)}`)));
+
+  const head = (...cells) => h('div.row-item.row-head', { 'aria-hidden': 'true' }, ...cells.map((c) => h('div', null, c)));
+
+  function renderChallenges() {
+    const rows = [...challenges.values()].sort((a, b) => b.created_at - a.created_at).map((c) => {
+      const own = me()?.name === c.challenger;
+      // The colour the acceptor gets.
+      const colour = c.colour === 'nigiri' ? h('span.nigiri', { title: t('form.colour.nigiri') }, dot('black'), dot('white'))
+        : dot(c.colour === 'black' ? 'white' : 'black');
+      const action = own
+        ? h('button.ghost.small', { type: 'button', dataset: { cancel: String(c.id) }, onclick: () => withdraw(c.id) }, t('lobby.cancel'))
+        : me()
+          ? h('button.primary.small', { type: 'button', dataset: { accept: String(c.id) }, onclick: () => accept(c.id) }, t('lobby.accept'))
+          : h('button.ghost.small', { type: 'button', onclick: () => authDialog('login') }, t('lobby.login.to.play'));
+      const handicap = c.handicap.kind === 'none' ? null
+        : h('span.tag', null, c.handicap.kind === 'auto' ? t('form.handicap.auto') : `${t('game.handicap')} ${c.handicap.stones}`);
+      return h('div.row-item.challenge', { class: own ? 'own' : '', dataset: { challenge: String(c.id), challenger: c.challenger } },
+        h('div.c-player', null, playerLink(c.challenger, c.challenger_rank), own ? h('span.tag', null, t('lobby.yours')) : null,
+          c.opponent ? h('span.tag.private', null, t('lobby.for', { name: c.opponent })) : null),
+        h('div.c-size', null, `${c.size}×${c.size}`),
+        timeCell(c.time_control),
+        h('div.c-rules', null, t(`rules.${c.ruleset}`), handicap),
+        h('div.c-mode', null, colour, h('span', { class: c.rated ? 'rated' : 'casual' }, c.rated ? t('lobby.rated') : t('lobby.casual'))),
+        h('div.c-act', null, action));
+    });
+    tabCount.challenges.textContent = rows.length ? String(rows.length) : '';
+    replace(challengeList, ...(rows.length
+      ? [head(t('col.player'), t('col.size'), t('col.time'), t('col.rules'), t('col.mode'), ''), ...rows]
+      : [h('p.empty', null, t('lobby.none.challenges'))]));
+  }
+
+  function renderGames() {
+    const all = [...games.values()].sort((a, b) => b.created_at - a.created_at);
+    const rows = all.map((g) => h('a.row-item.live-game', { href: `/game/${g.id}`, dataset: { link: '', game: String(g.id) } },
+      h('div.c-player.versus', null,
+        h('span.side', null, dot('black'), h('span.name', null, g.black.name), h('span.rank', null, g.black.rank)),
+        h('span.side', null, dot('white'), h('span.name', null, g.white.name), h('span.rank', null, g.white.rank))),
+      h('div.c-size', null, `${g.size}×${g.size}`),
+      timeCell(g.time_control),
+      h('div.c-rules', null, t(`rules.${g.ruleset}`)),
+      h('div.c-mode', null, h('span', { class: g.rated ? 'rated' : 'casual' }, g.rated ? t('lobby.rated') : t('lobby.casual'))),
+      h('div.c-act', null, h('span.button.ghost.small', null, t('lobby.watch')))));
+    tabCount.live.textContent = rows.length ? String(rows.length) : '';
+    replace(gameList, ...(rows.length
+      ? [head(t('col.players'), t('col.size'), t('col.time'), t('col.rules'), t('col.mode'), ''), ...rows]
+      : [h('p.empty', null, t('lobby.none.live'))]));
+    const user = me();
+    const playing = user ? all.filter((g) => g.black.id === user.id || g.white.id === user.id) : [];
+    mine.hidden = !playing.length;
+    replace(mine, h('h3', null, t('lobby.myGames')), ...playing.map((g) => h('a.my-game', { href: `/game/${g.id}`, dataset: { link: '' } },
+      dot(g.black.id === user.id ? 'black' : 'white'), `${g.black.name} – ${g.white.name}`, h('span.muted', null, ` ${g.size}×${g.size}`))));
+  }
+
+  async function accept(id) {
+    try {
+      const game = await post(`/api/challenges/${id}/accept`);
+      navigate(`/game/${game.id}`);
+    } catch (e) {
+      toast(apiErrorText(e), 'error');
+    }
+  }
+
+  async function withdraw(id) {
+    try {
+      await del(`/api/challenges/${id}`);
+    } catch (e) {
+      toast(apiErrorText(e), 'error');
+    }
+  }
+
+  async function quick(preset) {
+    if (!me()) {
+      authDialog('register');
+      return;
+    }
+    const time_control = preset.moves
+      ? { system: 'moves_per_period', main: preset.main * 60_000, moves: preset.moves, period: preset.periodMin * 60_000, leftover: 'carried_over' }
+      : { system: 'byo_yomi', main: preset.main * 60_000, periods: preset.periods, period: preset.period * 1000 };
+    try {
+      await post('/api/challenges', { size: preset.size, time_control, rated: true, colour: 'nigiri', ruleset: 'chinese' });
+    } catch (e) {
+      toast(apiErrorText(e), 'error');
+    }
+  }
+
+  /** Starts a game against the computer with the card's choices, and goes to it. */
+  async function playComputer(button, error) {
+    if (!me()) {
+      authDialog('register');
+      return;
+    }
+    error.hidden = true;
+    const preset = COMPUTER_TIMES.find((c) => c.key === computer.time) ?? COMPUTER_TIMES[0];
+    const time_control = preset.main === undefined ? { system: 'none' }
+      : { system: 'byo_yomi', main: preset.main * 60_000, periods: preset.periods, period: preset.period * 1000 };
+    button.disabled = true;
+    try {
+      toGame(await post('/api/computer/games', { level: computer.level, size: computer.size, time_control, colour: 'nigiri', ruleset: 'chinese' }));
+    } catch (e) {
+      error.textContent = apiErrorText(e);
+      error.hidden = false;
+    } finally {
+      button.disabled = false;
+    }
+  }
+
+  /** To the board of a game just started (the lobby's socket may have gone there first). */
+  function toGame(game) {
+    if (location.pathname !== `/game/${game.id}`) navigate(`/game/${game.id}`);
+  }
+
+  function computerCard() {
+    const error = h('p.form-error', { role: 'alert', hidden: true });
+    const level = h('select', { name: 'level', disabled: true }, h('option', null, '…'));
+    const fill = (levels) => {
+      const filled = levelSelect(levels, computer.level);
+      filled.addEventListener('change', () => { computer.level = Number(filled.value); });
+      level.replaceWith(filled);
+    };
+    computerLevelList().then(fill, (e) => {
+      error.textContent = apiErrorText(e);
+      error.hidden = false;
+    });
+    const time = h('select', { name: 'computer-time', onchange: (e) => { computer.time = e.target.value; } },
+      ...COMPUTER_TIMES.map((c) => h('option', { value: c.key }, c.main === undefined ? t('form.time.none') : `${c.key} ${t('form.time.byo_yomi')}`)));
+    time.value = computer.time;
+    const play = h('button.primary.wide', { type: 'button', dataset: { action: 'play-computer' }, onclick: () => playComputer(play, error) }, t('computer.play'));
+    return h('div.card.computer-card', { dataset: { role: 'computer' } },
+      h('h2', null, t('computer.title')),
+      h('p.muted.small', null, t('computer.help')),
+      h('label.field', null, h('span', null, t('computer.level')), level),
+      h('div.field', null, h('span', null, t('form.size')),
+        segmented('computer-size', [[9, '9×9'], [13, '13×13'], [19, '19×19']], computer.size, (v) => { computer.size = v; })),
+      h('label.field', null, h('span', null, t('form.time')), time),
+      error,
+      play,
+      h('button.ghost.wide', {
+        type: 'button', dataset: { action: 'computer-settings' },
+        onclick: () => (me() ? challengeDialog({ computer: computer.level, onCreated: toGame }) : authDialog('register')),
+      }, t('computer.more')));
+  }
+
+  function onLobby(m) {
+    switch (m.type) {
+      case 'lobby':
+        challenges.clear();
+        games.clear();
+        for (const c of m.challenges) challenges.set(c.id, c);
+        for (const g of m.games) games.set(g.id, g);
+        break;
+      case 'challenge_opened':
+        challenges.set(m.challenge.id, m.challenge);
+        break;
+      case 'challenge_closed':
+        challenges.delete(m.id);
+        break;
+      case 'game_started': {
+        games.set(m.game.id, m.game);
+        const user = me();
+        // Our challenge was accepted: to the board.
+        if (user && (m.game.black.id === user.id || m.game.white.id === user.id)) {
+          chime();
+          navigate(`/game/${m.game.id}`);
+          return;
+        }
+        break;
+      }
+      case 'game_ended':
+        games.delete(m.id);
+        break;
+      case 'resync':
+        socket.reconnectNow(false);
+        return;
+      default:
+        return;
+    }
+    renderChallenges();
+    renderGames();
+  }
+
+  const search = debounce(async (q) => {
+    if (!q.trim()) {
+      replace(searchResults);
+      return;
+    }
+    try {
+      const players = await get(`/api/players?q=${encodeURIComponent(q.trim())}&limit=8`);
+      replace(searchResults, ...(players.length
+        ? players.map((p) => h('li', null, playerLink(p.name, p.rating.rank), h('span.muted', null, ` ${Math.round(p.rating.rating)}`)))
+        : [h('li.muted', null, t('lobby.search.none'))]));
+    } catch (e) {
+      replace(searchResults, h('li.muted', null, e.message));
+    }
+  }, 200);
+
+  function build() {
+    const quickGrid = h('div.quick-grid', { dataset: { role: 'quick' } }, ...QUICK.map((p) => h('button.quick', {
+      type: 'button', onclick: () => quick(p), dataset: { quick: `${p.size}-${p.label}` },
+    }, h('span.quick-size', null, `${p.size}×${p.size}`), h('span.quick-time', null, p.label))));
+    const tabs = h('div.tab-bar', { role: 'tablist' });
+    const panes = [['challenges', t('lobby.challenges'), challengeList], ['live', t('lobby.live'), gameList]];
+    const body = h('div.tab-body');
+    panes.forEach(([key, label, pane], i) => {
+      const tab = h('button.tab', {
+        type: 'button', role: 'tab', 'aria-selected': String(i === 0), dataset: { tab: key },
+        onclick() {
+          for (const b of tabs.children) b.setAttribute('aria-selected', String(b === tab));
+          for (const [, , p] of panes) p.hidden = p !== pane;
+        },
+      }, label, tabCount[key]);
+      pane.hidden = i !== 0;
+      tabs.append(tab);
+      body.append(pane);
+    });
+    replace(root, h('div.lobby', null,
+      h('section.lobby-side', null,
+        h('div.card.hero', null,
+          h('div.hero-mark', { 'aria-hidden': 'true' }, '手谈'),
+          h('p', null, t('lobby.welcome'))),
+        h('div.card.quick-card', null,
+          h('h2', null, t('lobby.quick')),
+          h('p.muted.small', null, t('lobby.quick.help')),
+          quickGrid,
+          h('button.primary.wide.create', {
+            type: 'button', dataset: { action: 'create' },
+            onclick: () => (me() ? challengeDialog() : authDialog('register')),
+          }, t('lobby.custom'))),
+        mine,
+        computerCard(),
+        h('div.card.search-card', null,
+          h('h2', null, t('lobby.search')),
+          h('input.search', { type: 'search', name: 'player-search', placeholder: t('lobby.search.placeholder'), oninput: (e) => search(e.target.value), autocomplete: 'off' }),
+          searchResults)),
+      h('section.card.lobby-main', null, tabs, body)));
+    renderChallenges();
+    renderGames();
+  }
+
+  build();
+  const socket = new LiveSocket({ path: () => '/api/lobby/ws', onMessage: onLobby });
+  // The lobby shows what the viewer may see: after a login, ask again.
+  const stopSession = onSession(() => socket.reconnectNow(false));
+  const stopSettings = onChange((_, changes) => {
+    if ('lang' in changes) build();
+  });
+  return () => {
+    socket.close();
+    stopSession();
+    stopSettings();
+  };
+}

@@ -1,0 +1,90 @@
+// The client starts here: the header, the pages, the settings applied to
+// the document, and who is logged in.
+
+import { authDialog, settingsDialog } from './dialogs.js';
+import { h, replace } from './dom.js';
+import { eventListPage } from './event-list-page.js';
+import { eventPage } from './event-page.js';
+import { et } from './event-strings.js';
+import { icon } from './icons.js';
+import { gamePage } from './game-page.js';
+import { t } from './i18n.js';
+import { lobbyPage } from './lobby-page.js';
+import { profilePage } from './profile-page.js';
+import { onNavigate, startRouter } from './router.js';
+import { loadSession, logout, onSession, session } from './session.js';
+import { onChange, settings, update } from './settings.js';
+import { unlockAudio } from './sound.js';
+import { toast } from './ui.js';
+
+const header = document.getElementById('top');
+const main = document.getElementById('main');
+
+/** The page colours, language and skins on the document. */
+function applyDocument() {
+  const root = document.documentElement;
+  root.lang = settings.lang === 'zh' ? 'zh-CN' : 'en';
+  root.dataset.theme = settings.theme;
+}
+
+function renderHeader() {
+  const user = session.user;
+  const path = location.pathname;
+  const nav = (href, label, active) => h('a.nav-link', { href, dataset: { link: '' }, class: active ? 'active' : '' }, label);
+  replace(header,
+    h('a.brand', { href: '/', dataset: { link: '' }, 'aria-label': 'Shoutan' },
+      h('span.seal', { 'aria-hidden': 'true' }, '手谈'),
+      h('span.brand-name', null, 'Shoutan'),
+      h('span.brand-tag', null, t('app.tagline'))),
+    h('nav.main-nav', null,
+      nav('/', t('nav.play'), path === '/'),
+      nav('/events', et('nav.events'), path.startsWith('/events')),
+      user ? nav(`/player/${encodeURIComponent(user.name)}`, t('nav.profile'), path === `/player/${encodeURIComponent(user.name)}`) : null),
+    h('div.header-tools', null,
+      h('button.icon-button.lang', {
+        type: 'button', title: t('settings.lang'), dataset: { action: 'lang' },
+        onclick: () => update({ lang: settings.lang === 'zh' ? 'en' : 'zh', voiceLang: settings.lang === 'zh' ? 'en' : 'zh' }),
+      }, settings.lang === 'zh' ? 'EN' : '中'),
+      h('button.icon-button', { type: 'button', title: t('nav.settings'), 'aria-label': t('nav.settings'), dataset: { action: 'settings' }, onclick: settingsDialog }, icon('gear')),
+      user
+        ? h('div.user-menu', null,
+          h('a.user-chip', { href: `/player/${encodeURIComponent(user.name)}`, dataset: { link: '', user: user.name } },
+            h('span.avatar.small', { 'aria-hidden': 'true' }, user.name.slice(0, 1).toUpperCase()),
+            h('span.name', null, user.name),
+            h('span.rank', null, user.rating.rank)),
+          h('button.ghost.small', { type: 'button', dataset: { action: 'logout' }, onclick: async () => { await logout(); } }, t('nav.logout')))
+        : h('div.auth-buttons', null,
+          h('button.ghost.small', { type: 'button', dataset: { action: 'login' }, onclick: () => authDialog('login') }, t('nav.login')),
+          h('button.primary.small', { type: 'button', dataset: { action: 'register' }, onclick: () => authDialog('register') }, t('nav.register')))));
+}
+
+function notFound(root) {
+  replace(root, h('div.empty-state', null, h('h2', null, t('misc.notFound')),
+    h('a.button.primary', { href: '/', dataset: { link: '' } }, t('nav.play'))));
+}
+
+async function boot() {
+  applyDocument();
+  unlockAudio();
+  try {
+    await loadSession();
+  } catch (e) {
+    toast(t('misc.error', { message: e.message }), 'error');
+  }
+  renderHeader();
+  onSession(renderHeader);
+  onNavigate(renderHeader);
+  onChange((_, changes) => {
+    applyDocument();
+    if ('lang' in changes) renderHeader();
+  });
+  startRouter(main, [
+    [/^\/$/, [], lobbyPage],
+    [/^\/game\/(\d+)$/, ['id'], gamePage],
+    [/^\/player\/([^/]+)$/, ['name'], profilePage],
+    [/^\/events$/, [], eventListPage],
+    [/^\/events\/(\d+)$/, ['id'], eventPage],
+  ], notFound);
+}
+
+boot();

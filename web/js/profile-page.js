@@ -1,0 +1,100 @@
+// A player's profile: rating and rank, declared rank, rated games, the
+// games being played now and the finished ones (each opens its review),
+// with older pages on demand, and a button to challenge the player.
+
+import { ApiError, get } from './api.js';
+import { challengeDialog } from './challenge-form.js';
+import { h, replace } from './dom.js';
+import { dateText } from './format.js';
+import { t } from './i18n.js';
+import { logout, session } from './session.js';
+import { settings } from './settings.js';
+import { dot } from './ui.js';
+
+/** A rating change, signed: `+12.3`, `−8`. */
+function ratingChange(change) {
+  if (typeof change !== 'number') return null;
+  const sign = change > 0 ? '+' : change < 0 ? '−' : '±';
+  return h('span.delta', { class: change > 0 ? 'up' : change < 0 ? 'down' : '' }, ` ${sign}${Math.abs(change)}`);
+}
+
+/** The profile page of `name`. */
+export function profilePage(root, { name }) {
+  let alive = true;
+  replace(root, h('div.page-loading', null, t('misc.loading')));
+
+  const gameRow = (g, player) => {
+    const colour = g.black === player ? 'black' : 'white';
+    const opp = colour === 'black' ? g.white : g.black;
+    let outcome = '';
+    let cls = '';
+    if (g.winner) {
+      const won = g.winner === colour;
+      outcome = t(won ? 'profile.won' : 'profile.lost');
+      cls = won ? 'won' : 'lost';
+    } else if (g.result === 'Draw') {
+      outcome = t('profile.draw');
+      cls = 'draw';
+    }
+    return h('a.row-item.archive', { href: `/game/${g.id}`, dataset: { link: '', game: String(g.id) } },
+      h('div.when.muted', null, dateText(g.ended_at ?? g.created_at, settings.lang)),
+      h('div.who', null, dot(colour), ' ', h('span', null, 'vs '), h('strong', null, opp)),
+      h('div.what', null, h('span.size', null, `${g.size}×${g.size}`), h('span', { class: g.rated ? 'rated' : 'casual' }, g.rated ? t('lobby.rated') : t('lobby.casual'))),
+      h('div.outcome', { class: cls }, outcome, g.result ? h('span.muted', null, ` ${g.result}`) : null,
+        ratingChange(g.ratings?.[colour]?.change)));
+  };
+
+  (async () => {
+    let profile;
+    try {
+      profile = await get(`/api/players/${encodeURIComponent(name)}`);
+    } catch (e) {
+      if (!alive) return;
+      replace(root, h('div.empty-state', null, h('h2', null, e instanceof ApiError && e.status === 404 ? t('profile.notFound') : t('misc.error', { message: e.message }))));
+      return;
+    }
+    if (!alive) return;
+    const p = profile.player;
+    const recent = h('div.list', { dataset: { role: 'recent-games' } }, ...(profile.recent_games.length
+      ? profile.recent_games.map((g) => gameRow(g, p.name))
+      : [h('p.empty', null, t('profile.none'))]));
+    const more = h('button.ghost.wide', {
+      type: 'button',
+      hidden: profile.recent_games.length < 10,
+      async onclick() {
+        const rows = recent.querySelectorAll('[data-game]');
+        const before = rows[rows.length - 1]?.dataset.game;
+        const older = await get(`/api/players/${encodeURIComponent(p.name)}/games?before=${before}&limit=20`);
+        recent.append(...older.map((g) => gameRow(g, p.name)));
+        more.hidden = older.length < 20;
+      },
+    }, t('profile.more'));
+    const me = session.user;
+    const stat = (label, value, key) => h('div.stat', { dataset: { stat: key } }, h('span.stat-value', null, value), h('span.stat-label', null, label));
+    replace(root, h('div.profile', null,
+      h('section.card.profile-head', null,
+        h('div.avatar', { 'aria-hidden': 'true' }, p.name.slice(0, 1).toUpperCase()),
+        h('div.profile-title', null,
+          h('h1', null, p.name),
+          h('span.rank-badge', { dataset: { rank: p.rating.rank } }, p.rating.rank),
+          p.rating.provisional ? h('span.tag', null, t('profile.provisional')) : null),
+        me && me.name !== p.name ? h('button.primary', { type: 'button', onclick: () => challengeDialog({ opponent: p.name }) }, t('profile.challenge')) : null,
+        me && me.name === p.name ? h('button.ghost', { type: 'button', dataset: { action: 'logout' }, onclick: () => logout() }, t('nav.logout')) : null,
+        h('div.stats', null,
+          stat(t('profile.rating'), `${Math.round(p.rating.rating)}${p.rating.provisional ? '?' : ''}`, 'rating'),
+          stat(t('profile.rank'), p.rating.rank, 'rank'),
+          stat(t('profile.declared'), p.declared_rank, 'declared'),
+          stat(t('profile.games'), String(p.rated_games), 'games'),
+          stat(t('profile.joined'), new Date(p.created_at).toLocaleDateString(settings.lang === 'zh' ? 'zh-CN' : 'en-GB'), 'joined'))),
+      profile.live_games.length ? h('section.card', null,
+        h('h2', null, t('profile.live')),
+        h('div.list', null, ...profile.live_games.map((g) => h('a.row-item.live-now', { href: `/game/${g.id}`, dataset: { link: '' } },
+          h('div.who', null, dot('black'), g.black.name, h('span.vs', null, 'vs'), dot('white'), g.white.name),
+          h('div.muted', null, `${g.size}×${g.size}`))))) : null,
+      h('section.card', null, h('h2', null, t('profile.recent')), recent, more)));
+  })();
+
+  return () => {
+    alive = false;
+  };
+}

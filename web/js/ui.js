@@ -1,0 +1,84 @@
+// Shared pieces of the interface: toasts, dialogs, the connection banner,
+// player names with ranks, colour dots.
+
+import { h } from './dom.js';
+import { t } from './i18n.js';
+
+let toastBox = null;
+
+/**
+ * A message that disappears by itself.
+ * @param {string} text
+ * @param {'info' | 'error' | 'success'} [kind]
+ * @param {number} [ms]
+ * @param {string} [key]  a newer toast of the same key replaces the older
+ */
+export function toast(text, kind = 'info', ms = 3500, key = '') {
+  if (!toastBox) {
+    toastBox = h('div.toasts', { role: 'status', 'aria-live': 'polite' });
+    document.body.append(toastBox);
+  }
+  if (key) dismissToast(key);
+  const el = h(`div.toast.${kind}`, key ? { dataset: { key } } : null, text);
+  toastBox.append(el);
+  setTimeout(() => {
+    el.classList.add('leaving');
+    setTimeout(() => el.remove(), 300);
+  }, ms);
+  return el;
+}
+
+/** Removes the toasts of `key` (their message no longer holds). */
+export function dismissToast(key) {
+  for (const old of toastBox?.querySelectorAll(`[data-key="${CSS.escape(key)}"]`) ?? []) old.remove();
+}
+
+/**
+ * A modal dialog. Returns the dialog and its close function.
+ * @param {string} title
+ * @param {Node} body
+ * @param {{wide?: boolean, onClose?: () => void}} [options]
+ */
+export function openDialog(title, body, options = {}) {
+  const close = () => dialog.close();
+  const dialog = /** @type {HTMLDialogElement} */ (h(`dialog.modal${options.wide ? '.wide' : ''}`, null,
+    h('header.modal-head', null,
+      h('h2', null, title),
+      h('button.icon-button', { type: 'button', 'aria-label': t('misc.close'), onclick: close }, '✕')),
+    h('div.modal-body', null, body)));
+  dialog.addEventListener('close', () => {
+    dialog.remove();
+    options.onClose?.();
+  });
+  dialog.addEventListener('click', (e) => {
+    if (e.target === dialog) close();
+  });
+  document.body.append(dialog);
+  dialog.showModal();
+  return { dialog, close };
+}
+
+/** The banner shown while a connection is down. */
+const banners = new Set();
+let bannerEl = null;
+export function connectionLost(owner, lost) {
+  if (lost) banners.add(owner);
+  else banners.delete(owner);
+  if (!bannerEl) {
+    bannerEl = h('div.offline-banner', { role: 'alert', hidden: true });
+    document.body.append(bannerEl);
+  }
+  bannerEl.textContent = t('conn.offline');
+  bannerEl.hidden = banners.size === 0;
+}
+
+/** A stone-shaped dot of a colour. */
+export function dot(color) {
+  return h(`span.dot.${color}`, { 'aria-hidden': 'true' });
+}
+
+/** A player's name linking to the profile, with the rank. */
+export function playerLink(name, rank) {
+  return h('a.player-link', { href: `/player/${encodeURIComponent(name)}`, dataset: { link: '' } },
+    h('span.name', null, name), rank ? h('span.rank', null, rank) : null);
+}
