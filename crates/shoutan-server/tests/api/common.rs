@@ -283,41 +283,18 @@ impl Client {
     /// Opens the game's WebSocket (with `since`, after a reconnect) and
     /// reads the welcome.
     pub async fn ws(&self, game: i64, since: Option<u64>) -> Ws {
-        let url = self.base.replace("http://", "ws://");
         let query = since.map(|s| format!("?since={s}")).unwrap_or_default();
-        let mut request = format!("{url}/api/games/{game}/ws{query}")
-            .into_client_request()
-            .unwrap();
-        if let Some(cookie) = &self.cookie {
-            request
-                .headers_mut()
-                .insert("cookie", HeaderValue::from_str(cookie).unwrap());
-        }
-        let (stream, _) = tokio_tungstenite::connect_async_with_config(
-            request,
-            Some(
-                tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
-                    .read_buffer_size(8 * 1024),
-            ),
-            true,
-        )
-        .await
-        .unwrap();
-        let mut ws = Ws {
-            stream,
-            next_id: 1,
-            seen: Vec::new(),
-        };
+        let mut ws = self.connect(&format!("/api/games/{game}/ws{query}")).await;
         let welcome = ws.next_of("welcome").await;
         ws.next_id = welcome["last_command_id"].as_u64().unwrap_or(0) + 1;
         ws.seen.push(welcome);
         ws
     }
 
-    /// Opens the lobby's WebSocket and reads its snapshot.
-    pub async fn lobby(&self) -> (Ws, Value) {
+    /// Opens a WebSocket at `path` with this client's session cookie.
+    async fn connect(&self, path: &str) -> Ws {
         let url = self.base.replace("http://", "ws://");
-        let mut request = format!("{url}/api/lobby/ws").into_client_request().unwrap();
+        let mut request = format!("{url}{path}").into_client_request().unwrap();
         if let Some(cookie) = &self.cookie {
             request
                 .headers_mut()
@@ -333,11 +310,16 @@ impl Client {
         )
         .await
         .unwrap();
-        let mut ws = Ws {
+        Ws {
             stream,
             next_id: 1,
             seen: Vec::new(),
-        };
+        }
+    }
+
+    /// Opens the lobby's WebSocket and reads its snapshot.
+    pub async fn lobby(&self) -> (Ws, Value) {
+        let mut ws = self.connect("/api/lobby/ws").await;
         let snapshot = ws.next_of("lobby").await;
         (ws, snapshot)
     }
