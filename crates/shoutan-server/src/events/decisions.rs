@@ -1,10 +1,11 @@
 //! An arbiter's decisions on a game still being played online reach the
 //! live game as logged game events: a ruling (forfeit, loss, draw, both
-//! lose, void, replay) ends it with that result, a warning (Art. 24) is
-//! counted by the rules (−1 子 at counting, the second loses). The players
-//! see either at once on their connection.
+//! lose, void, replay) or a result entered by hand ends it with that
+//! result, a warning (Art. 24) is counted by the rules (−1 子 at counting,
+//! the second loses). The players see either at once on their connection.
 
 use shoutan_rules::{GameResult, WinBy};
+use shoutan_tournament::Outcome;
 
 use super::Events;
 use super::action::{Action, RulingKind};
@@ -32,8 +33,26 @@ impl RulingKind {
     }
 }
 
+/// The game result an arbiter's hand-entered outcome gives a live game: a
+/// win is a win by the arbiter's decision, not by counting or resignation.
+fn decided_result(outcome: Outcome) -> GameResult {
+    match outcome {
+        Outcome::Win(winner) => GameResult::Win {
+            winner,
+            by: WinBy::Ruling,
+        },
+        Outcome::Forfeit(winner) => GameResult::Win {
+            winner,
+            by: WinBy::Forfeit,
+        },
+        Outcome::Draw => GameResult::Draw,
+        Outcome::BothLose => GameResult::BothLose,
+        Outcome::Void | Outcome::Unplayed => GameResult::NoResult,
+    }
+}
+
 impl Events {
-    /// Applies an arbiter's ruling or warning, just recorded in `event`, to
+    /// Applies an arbiter's ruling, result or warning, just recorded in `event`, to
     /// the table's online game if it is still being played. A game that
     /// ended meanwhile keeps its own result (the event has the ruling).
     pub(super) async fn to_live_game(&self, event: &Event, action: &Action) {
@@ -48,6 +67,18 @@ impl Events {
                 table,
                 GameEvent::Ruling {
                     result: ruling.game_result(),
+                },
+            ),
+            Action::Result {
+                round,
+                table,
+                outcome,
+                game: None,
+            } => (
+                round,
+                table,
+                GameEvent::Ruling {
+                    result: decided_result(outcome),
                 },
             ),
             Action::Warning {

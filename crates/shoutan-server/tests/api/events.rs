@@ -660,6 +660,38 @@ async fn a_ruling_ends_the_live_game(backend: Backend) {
     );
 }
 
+/// A result the arbiter enters by hand for a table still being played
+/// online ends the game there too: the players cannot play on a decided game.
+async fn an_arbiters_result_ends_the_live_game(backend: Backend) {
+    let Some((_server, organiser, id, players, game)) = duel(backend, 60_000).await else {
+        return;
+    };
+    let game_id = game["game"].as_i64().unwrap();
+    let mut b = seat(&players, &game, "black").ws(game_id, None).await;
+    let mut w = seat(&players, &game, "white").ws(game_id, None).await;
+    b.play("E5").await;
+    let at = format!("/api/events/{id}/rounds/1/tables/{}", game["table"]);
+    let entered = organiser
+        .post(&format!("{at}/result"), json!({"result": "B+"}))
+        .await;
+    assert_eq!(entered.status, 200, "{}", entered.body);
+    for ws in [&mut b, &mut w] {
+        let frame = ws.event("ruling").await;
+        assert_eq!(frame["state"]["status"], "finished");
+        assert_eq!(frame["state"]["result"]["international"], "B+J");
+        assert_eq!(frame["state"]["result"]["chinese"], "黑判胜");
+    }
+    w.refused(json!({"type": "move", "point": "C3"}), "game_over")
+        .await;
+    let event = until(&organiser, id, "the result", round_complete(1)).await;
+    assert_eq!(event["rounds"][0]["games"][0]["result"], "B+");
+    let stored = organiser.game(game_id).await;
+    assert_eq!(
+        stored["state"]["result"]["international"], "B+J",
+        "{stored}"
+    );
+}
+
 async fn warnings_reach_the_live_game(backend: Backend) {
     let Some((_server, organiser, id, players, game)) = duel(backend, 60_000).await else {
         return;
@@ -806,6 +838,7 @@ crate::for_both_backends!(
     a_round_starts_by_itself_at_its_time,
     a_late_player_is_charged_twice_the_time_late,
     a_ruling_ends_the_live_game,
+    an_arbiters_result_ends_the_live_game,
     warnings_reach_the_live_game,
     a_player_who_never_comes_forfeits_at_the_limit
 );
