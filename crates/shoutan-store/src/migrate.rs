@@ -24,6 +24,11 @@ pub const SQLITE: &[Migration] = &[
         name: "tournaments",
         sql: include_str!("../migrations/sqlite/0002_tournaments.sql"),
     },
+    Migration {
+        version: 3,
+        name: "replayed games",
+        sql: include_str!("../migrations/sqlite/0003_replayed_games.sql"),
+    },
 ];
 
 /// PostgreSQL's migrations: the same schema in its dialect.
@@ -37,6 +42,11 @@ pub const POSTGRES: &[Migration] = &[
         version: 2,
         name: "tournaments",
         sql: include_str!("../migrations/postgres/0002_tournaments.sql"),
+    },
+    Migration {
+        version: 3,
+        name: "replayed games",
+        sql: include_str!("../migrations/postgres/0003_replayed_games.sql"),
     },
 ];
 

@@ -176,7 +176,7 @@ impl TournamentStore for PostgresStore {
         let rows = client
             .query(
                 "SELECT round, table_no, game_id FROM tournament_games \
-                 WHERE tournament_id = $1 ORDER BY round, table_no",
+                 WHERE tournament_id = $1 ORDER BY round, table_no, game_id",
                 &[&tournament],
             )
             .await?;

@@ -152,7 +152,7 @@ impl TournamentStore for SqliteStore {
         self.read(move |conn| {
             let mut stmt = conn.prepare_cached(
                 "SELECT round, table_no, game_id FROM tournament_games \
-                 WHERE tournament_id = ?1 ORDER BY round, table_no",
+                 WHERE tournament_id = ?1 ORDER BY round, table_no, game_id",
             )?;
             let rows = stmt.query_map([tournament], |r| {
                 Ok(TournamentGame {

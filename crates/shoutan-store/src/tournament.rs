@@ -95,7 +95,8 @@ pub trait TournamentStore: Send + Sync {
         &self,
         tournament: TournamentId,
     ) -> Result<Vec<TournamentAction>, StoreError>;
-    /// The games created for a tournament, by round and table.
+    /// The games created for a tournament, by round and table; a table
+    /// replayed after a ruling has several, oldest first.
     async fn tournament_games(
         &self,
         tournament: TournamentId,

@@ -5,7 +5,7 @@
 
 use shoutan_rules::{Handicap, HandicapPlacement, Score};
 use shoutan_store::{NewGame, NewTournamentGame, Store};
-use shoutan_tournament::Round;
+use shoutan_tournament::{Game, Round};
 
 use super::event::Event;
 use crate::error::ApiError;
@@ -55,38 +55,49 @@ pub async fn for_round(
 ) -> Result<Vec<(NewTournamentGame, GameSettings)>, ApiError> {
     let mut made = Vec::new();
     for g in round.games.iter().filter(|g| g.outcome.is_none()) {
-        let (Some(b), Some(w)) = (event.account(g.black), event.account(g.white)) else {
-            continue;
-        };
-        let seat = |user: Option<shoutan_store::User>, name: &str| -> Result<Seat, ApiError> {
-            let user = user.ok_or_else(|| {
-                ApiError::conflict("account_gone", format!("the account of {name} is gone"))
-            })?;
-            Ok(Seat {
-                id: user.id,
-                name: user.name,
-                rank: rank_of(user.rating.rating),
-            })
-        };
-        let black = seat(store.user(b.id).await?, &b.name)?;
-        let white = seat(store.user(w.id).await?, &w.name)?;
-        let s = settings(event, black, white, g.handicap);
-        s.new_game()?;
-        made.push((
-            NewTournamentGame {
-                round: round.number,
-                table: g.table,
-                game: NewGame {
-                    black: s.black.id,
-                    white: s.white.id,
-                    size: s.size.get(),
-                    rated: s.rated,
-                    settings: serde_json::to_string(&s).map_err(ApiError::internal)?,
-                    created_at: time::now_millis(),
-                },
-            },
-            s,
-        ));
+        made.extend(for_pairing(store, event, round.number, g).await?);
     }
     Ok(made)
+}
+
+/// The game to create for one pairing of round `round` (also when an
+/// arbiter orders it replayed), if both its players play online.
+pub async fn for_pairing(
+    store: &dyn Store,
+    event: &Event,
+    round: u32,
+    g: &Game,
+) -> Result<Option<(NewTournamentGame, GameSettings)>, ApiError> {
+    let (Some(b), Some(w)) = (event.account(g.black), event.account(g.white)) else {
+        return Ok(None);
+    };
+    let seat = |user: Option<shoutan_store::User>, name: &str| -> Result<Seat, ApiError> {
+        let user = user.ok_or_else(|| {
+            ApiError::conflict("account_gone", format!("the account of {name} is gone"))
+        })?;
+        Ok(Seat {
+            id: user.id,
+            name: user.name,
+            rank: rank_of(user.rating.rating),
+        })
+    };
+    let black = seat(store.user(b.id).await?, &b.name)?;
+    let white = seat(store.user(w.id).await?, &w.name)?;
+    let s = settings(event, black, white, g.handicap);
+    s.new_game()?;
+    Ok(Some((
+        NewTournamentGame {
+            round,
+            table: g.table,
+            game: NewGame {
+                black: s.black.id,
+                white: s.white.id,
+                size: s.size.get(),
+                rated: s.rated,
+                settings: serde_json::to_string(&s).map_err(ApiError::internal)?,
+                created_at: time::now_millis(),
+            },
+        },
+        s,
+    )))
 }

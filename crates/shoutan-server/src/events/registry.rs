@@ -6,11 +6,12 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
 use shoutan_store::{
-    GameId, NewTournament, Store, StoreError, TournamentAction, TournamentId, TournamentRow,
+    GameId, GameRow, NewTournament, Store, StoreError, TournamentAction, TournamentGame,
+    TournamentId, TournamentRow,
 };
 use tokio::sync::{Mutex, RwLock};
 
-use super::action::{Action, Person};
+use super::action::{Action, Person, RulingKind};
 use super::config::EventConfig;
 use super::event::Event;
 use super::games;
@@ -18,6 +19,7 @@ use crate::error::ApiError;
 use crate::live::event::GameEvent;
 use crate::live::registry::Shared;
 use crate::lobby::{LiveGameView, Lobby};
+use crate::settings::GameSettings;
 use crate::time;
 
 /// Where a game sits in an event.
@@ -183,7 +185,9 @@ impl Events {
         self.by_game.read().await.get(&game).copied()
     }
 
-    /// Applies `action` to the locked event and logs it durably.
+    /// Applies `action` to the locked event and logs it durably. A replay
+    /// ruling (重下) on a table played online ends its game and starts a new
+    /// one for the same pairing, logged with the ruling.
     pub async fn change(
         &self,
         event: &mut Event,
@@ -193,7 +197,29 @@ impl Events {
         let at = time::now_millis();
         let mut next = event.clone();
         next.apply(action.clone(), actor.clone(), at)?;
-        self.store
+        let planned = match action {
+            Action::Ruling {
+                round,
+                table,
+                ruling: RulingKind::Replay,
+                ..
+            } if next.games.contains_key(&(round, table)) => {
+                let pairing = next
+                    .tournament
+                    .rounds()
+                    .get((round as usize).wrapping_sub(1))
+                    .and_then(|r| r.game(table))
+                    .ok_or_else(|| ApiError::internal("a replayed table without a game"))?;
+                games::for_pairing(&*self.store, &next, round, pairing)
+                    .await?
+                    .into_iter()
+                    .collect()
+            }
+            _ => Vec::new(),
+        };
+        let (rows, settings): (Vec<_>, Vec<_>) = planned.into_iter().unzip();
+        let made = self
+            .store
             .append_tournament_action(
                 TournamentAction {
                     tournament: event.id,
@@ -202,11 +228,13 @@ impl Events {
                     actor: actor.map(|a| a.id),
                     body: serde_json::to_string(&action).map_err(ApiError::internal)?,
                 },
-                Vec::new(),
+                rows,
             )
             .await?;
         *event = next;
+        // The game the decision is about first, then its replay.
         self.to_live_game(event, &action).await;
+        self.open(event, made, settings, at).await;
         Ok(())
     }
 
@@ -242,10 +270,24 @@ impl Events {
                 rows,
             )
             .await?;
+        *event = next;
+        self.open(event, made, settings, at).await;
+        Ok(number)
+    }
+
+    /// Seats the games just created for `event` at their tables and starts
+    /// them; they wait for their players from `at` (Art. 22).
+    async fn open(
+        &self,
+        event: &mut Event,
+        made: Vec<(TournamentGame, GameRow)>,
+        settings: Vec<GameSettings>,
+        at: i64,
+    ) {
         {
             let mut by_game = self.by_game.write().await;
             for (tg, _) in &made {
-                next.games.insert((tg.round, tg.table), tg.game);
+                event.games.insert((tg.round, tg.table), tg.game);
                 by_game.insert(
                     tg.game,
                     Seat {
@@ -256,24 +298,23 @@ impl Events {
                 );
             }
         }
-        *event = next;
-        // The games wait for their players from the round's start (Art. 22).
         let schedule = GameEvent::Schedule {
             scheduled: u64::try_from(at).unwrap_or(0),
             late_limit_ms: event.config.late_arrival_ms,
         };
-        for ((_, row), s) in made.into_iter().zip(settings) {
+        for ((tg, row), s) in made.into_iter().zip(settings) {
             let view = LiveGameView::of(row.id, row.created_at, &s);
             if let Err(e) = self.games.start_with(row, schedule.clone()).await {
                 tracing::error!(
-                    "event {}: a game of round {number} did not start: {e}",
-                    event.id
+                    "event {}: the game of round {} table {} did not start: {e}",
+                    event.id,
+                    tg.round,
+                    tg.table
                 );
                 continue;
             }
             self.lobby.game_started(view);
         }
-        Ok(number)
     }
 
     /// Whether this is the first time the round could not start on time

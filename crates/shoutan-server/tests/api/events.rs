@@ -660,6 +660,58 @@ async fn a_ruling_ends_the_live_game(backend: Backend) {
     );
 }
 
+/// A replay ruling (重下) ends the game on the board and seats the same
+/// pairing at a new game, whose result then decides the table; the new
+/// game is still the table's after a restart.
+async fn a_replay_ruling_starts_a_new_game(backend: Backend) {
+    let Some((server, organiser, id, players, game)) = duel(backend, 60_000).await else {
+        return;
+    };
+    let first = game["game"].as_i64().unwrap();
+    let mut b = seat(&players, &game, "black").ws(first, None).await;
+    let mut w = seat(&players, &game, "white").ws(first, None).await;
+    b.play("E5").await;
+    let at = format!("/api/events/{id}/rounds/1/tables/{}", game["table"]);
+    let ruled = organiser
+        .post(
+            &format!("{at}/ruling"),
+            json!({"ruling": "replay", "reason": "the clock failed"}),
+        )
+        .await;
+    assert_eq!(ruled.status, 200, "{}", ruled.body);
+    for ws in [&mut b, &mut w] {
+        let ended = ws.event("ruling").await;
+        assert_eq!(ended["state"]["result"]["chinese"], "重下");
+    }
+    b.close().await;
+    w.close().await;
+
+    let table = &ruled.json["rounds"][0]["games"][0];
+    assert!(table["result"].is_null(), "{table}");
+    let second = table["game"].as_i64().unwrap();
+    assert_ne!(second, first, "a new game for the replay");
+    assert_eq!(table["black"], game["black"], "the same colours");
+    let view = organiser.game(second).await;
+    assert_eq!(view["state"]["status"], "live", "{view}");
+    assert_eq!(view["moves"], json!([]), "{view}");
+
+    let server = server.restart(Duration::from_millis(100), config()).await;
+    let mut organiser = organiser;
+    organiser.base = server.base.clone();
+    let mut players = players;
+    for p in players.values_mut() {
+        p.base = server.base.clone();
+    }
+    let again = organiser.get(&format!("/api/events/{id}")).await.json;
+    assert_eq!(again["rounds"][0]["games"][0]["game"], json!(second));
+    play(&players, &again["rounds"][0]["games"][0]).await;
+    let event = until(&organiser, id, "the replayed game", round_complete(1)).await;
+    assert!(
+        event["rounds"][0]["games"][0]["result"].is_string(),
+        "{event}"
+    );
+}
+
 /// A result the arbiter enters by hand for a table still being played
 /// online ends the game there too: the players cannot play on a decided game.
 async fn an_arbiters_result_ends_the_live_game(backend: Backend) {
@@ -839,6 +891,7 @@ crate::for_both_backends!(
     a_late_player_is_charged_twice_the_time_late,
     a_ruling_ends_the_live_game,
     an_arbiters_result_ends_the_live_game,
+    a_replay_ruling_starts_a_new_game,
     warnings_reach_the_live_game,
     a_player_who_never_comes_forfeits_at_the_limit
 );
