@@ -660,6 +660,101 @@ async fn a_ruling_ends_the_live_game(backend: Backend) {
     );
 }
 
+/// A team match played online (分台定人制, two boards): each board's game
+/// has one member of each team, the colours alternate from board to board,
+/// both games are played on the server and the match counts both boards.
+async fn a_team_match_on_two_boards(backend: Backend) {
+    let Some(server) = TestServer::new(backend, config()).await else {
+        return;
+    };
+    let organiser = server.player("organiser", "2d").await;
+    let made = organiser
+        .post(
+            "/api/events",
+            json!({
+                "name": "Club match",
+                "system": {"kind": "round_robin", "cycles": 1},
+                "teams": {"boards": 2, "format": "fixed_boards"},
+                "size": 9,
+                "rated": false,
+                "time_control": "10 min + 3×30s byo-yomi",
+            }),
+        )
+        .await;
+    assert_eq!(made.status, 201, "{}", made.body);
+    let id = made.json["id"].as_i64().unwrap();
+    let players = register(&server, id, &["ann", "bob", "cai", "dee"]).await;
+    for (name, members) in [("Dragons", [1, 2]), ("Tigers", [3, 4])] {
+        let team = organiser
+            .post(
+                &format!("/api/events/{id}/teams"),
+                json!({"name": name, "members": members}),
+            )
+            .await;
+        assert_eq!(team.status, 201, "{}", team.body);
+    }
+    let twice = organiser
+        .post(
+            &format!("/api/events/{id}/teams"),
+            json!({"name": "Ghosts", "members": [3, 9]}),
+        )
+        .await;
+    assert_eq!(twice.status, 409, "{}", twice.body);
+    assert!(
+        twice.json["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("cai already plays for Tigers")),
+        "{}",
+        twice.body
+    );
+
+    let started = organiser
+        .post(&format!("/api/events/{id}/rounds"), json!({}))
+        .await;
+    assert_eq!(started.status, 201, "{}", started.body);
+    let games = started.json["games"].as_array().unwrap().clone();
+    assert_eq!(games.len(), 2, "one game per board: {}", started.body);
+    let dragon = |g: &Value, color: &str| g[color]["number"].as_u64().unwrap() <= 2;
+    for g in &games {
+        assert_ne!(dragon(g, "black"), dragon(g, "white"), "{g}");
+        assert!(g["game"].is_i64(), "both boards are played online: {g}");
+    }
+    assert_ne!(
+        dragon(&games[0], "black"),
+        dragon(&games[1], "black"),
+        "colours alternate by board"
+    );
+    for g in &games {
+        play(&players, g).await;
+    }
+    let event = until(&organiser, id, "the match", round_complete(1)).await;
+    for g in event["rounds"][0]["games"].as_array().unwrap() {
+        let winner = if g["result"] == "B+" {
+            "black"
+        } else {
+            "white"
+        };
+        assert!(dragon(g, winner), "the lower numbers win: {g}");
+    }
+    let standings = organiser
+        .get(&format!("/api/events/{id}/standings"))
+        .await
+        .json;
+    assert_eq!(
+        standings["columns"],
+        json!(["POINTS", "BOARD-POINTS", "B1", "B2"])
+    );
+    let rows = &standings["rows"];
+    assert_eq!(rows[0]["name"], "Dragons", "{standings}");
+    assert_eq!(
+        rows[0]["values"],
+        json!(["2", "4", "2", "2"]),
+        "match and both boards won"
+    );
+    assert_eq!(rows[1]["name"], "Tigers", "{standings}");
+    assert_eq!(rows[1]["values"], json!(["0", "0", "0", "0"]));
+}
+
 /// A replay ruling (重下) ends the game on the board and seats the same
 /// pairing at a new game, whose result then decides the table; the new
 /// game is still the table's after a restart.
@@ -892,6 +987,7 @@ crate::for_both_backends!(
     a_ruling_ends_the_live_game,
     an_arbiters_result_ends_the_live_game,
     a_replay_ruling_starts_a_new_game,
+    a_team_match_on_two_boards,
     warnings_reach_the_live_game,
     a_player_who_never_comes_forfeits_at_the_limit
 );
