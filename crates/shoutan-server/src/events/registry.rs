@@ -6,8 +6,8 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
 use shoutan_store::{
-    GameId, GameRow, NewTournament, Store, StoreError, TournamentAction, TournamentGame,
-    TournamentId, TournamentRow,
+    GameId, GameRow, NewTournament, NewTournamentGame, Store, StoreError, TournamentAction,
+    TournamentGame, TournamentId, TournamentRow,
 };
 use tokio::sync::{Mutex, RwLock};
 
@@ -185,9 +185,9 @@ impl Events {
         self.by_game.read().await.get(&game).copied()
     }
 
-    /// Applies `action` to the locked event and logs it durably. A replay
-    /// ruling (重下) on a table played online ends its game and starts a new
-    /// one for the same pairing, logged with the ruling.
+    /// Applies `action` to the locked event and logs it durably, with the
+    /// online games it starts: a round's games, or the new game of a table
+    /// an arbiter ordered replayed (重下), whose old game ends first.
     pub async fn change(
         &self,
         event: &mut Event,
@@ -197,7 +197,37 @@ impl Events {
         let at = time::now_millis();
         let mut next = event.clone();
         next.apply(action.clone(), actor.clone(), at)?;
-        let planned = match action {
+        let planned = self.games_started_by(&next, &action).await?;
+        let (rows, settings): (Vec<_>, Vec<_>) = planned.into_iter().unzip();
+        let made = self
+            .store
+            .append_tournament_action(
+                TournamentAction {
+                    tournament: event.id,
+                    seq: event.next_seq(),
+                    at,
+                    actor: actor.map(|a| a.id),
+                    body: serde_json::to_string(&action).map_err(ApiError::internal)?,
+                },
+                rows,
+            )
+            .await?;
+        *event = next;
+        self.to_live_game(event, &action).await;
+        self.open(event, made, settings, at).await;
+        Ok(())
+    }
+
+    /// The online games `action`, just applied to `next`, starts.
+    async fn games_started_by(
+        &self,
+        next: &Event,
+        action: &Action,
+    ) -> Result<Vec<(NewTournamentGame, GameSettings)>, ApiError> {
+        match *action {
+            Action::StartRound { ref pairing } => {
+                games::for_round(&*self.store, next, pairing).await
+            }
             Action::Ruling {
                 round,
                 table,
@@ -210,32 +240,11 @@ impl Events {
                     .get((round as usize).wrapping_sub(1))
                     .and_then(|r| r.game(table))
                     .ok_or_else(|| ApiError::internal("a replayed table without a game"))?;
-                games::for_pairing(&*self.store, &next, round, pairing)
-                    .await?
-                    .into_iter()
-                    .collect()
+                let game = games::for_pairing(&*self.store, next, round, pairing).await?;
+                Ok(game.into_iter().collect())
             }
-            _ => Vec::new(),
-        };
-        let (rows, settings): (Vec<_>, Vec<_>) = planned.into_iter().unzip();
-        let made = self
-            .store
-            .append_tournament_action(
-                TournamentAction {
-                    tournament: event.id,
-                    seq: event.next_seq(),
-                    at,
-                    actor: actor.map(|a| a.id),
-                    body: serde_json::to_string(&action).map_err(ApiError::internal)?,
-                },
-                rows,
-            )
-            .await?;
-        *event = next;
-        // The game the decision is about first, then its replay.
-        self.to_live_game(event, &action).await;
-        self.open(event, made, settings, at).await;
-        Ok(())
+            _ => Ok(Vec::new()),
+        }
     }
 
     /// Pairs the next round of the locked event, creates its online games
@@ -246,32 +255,10 @@ impl Events {
         event: &mut Event,
         actor: Option<Person>,
     ) -> Result<u32, ApiError> {
-        let at = time::now_millis();
         let pairing = event.next_pairing()?;
         let number = pairing.number;
-        let action = Action::StartRound { pairing };
-        let mut next = event.clone();
-        next.apply(action.clone(), actor.clone(), at)?;
-        let Action::StartRound { pairing } = &action else {
-            return Err(ApiError::internal("a round that is not a round"));
-        };
-        let planned = games::for_round(&*self.store, &next, pairing).await?;
-        let (rows, settings): (Vec<_>, Vec<_>) = planned.into_iter().unzip();
-        let made = self
-            .store
-            .append_tournament_action(
-                TournamentAction {
-                    tournament: event.id,
-                    seq: event.next_seq(),
-                    at,
-                    actor: actor.map(|a| a.id),
-                    body: serde_json::to_string(&action).map_err(ApiError::internal)?,
-                },
-                rows,
-            )
+        self.change(event, Action::StartRound { pairing }, actor)
             .await?;
-        *event = next;
-        self.open(event, made, settings, at).await;
         Ok(number)
     }
 
