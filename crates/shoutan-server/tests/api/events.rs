@@ -626,7 +626,16 @@ async fn a_late_player_is_charged_twice_the_time_late(backend: Backend) {
     );
 }
 
-async fn a_ruling_ends_the_live_game(backend: Backend) {
+/// Posts an arbiter's decision (`kind`: `ruling` or `result`, with `body`)
+/// on a duel's table while its game is being played, and checks that it
+/// ends the game on both players' sockets (`international`, `chinese`),
+/// refuses further moves, decides the table (`table_result`) and is stored.
+async fn decide_live_table(
+    backend: Backend,
+    kind: &str,
+    body: Value,
+    [international, chinese, table_result]: [&str; 3],
+) {
     let Some((_server, organiser, id, players, game)) = duel(backend, 60_000).await else {
         return;
     };
@@ -636,28 +645,33 @@ async fn a_ruling_ends_the_live_game(backend: Backend) {
     b.play("E5").await;
     w.play("C3").await;
     let at = format!("/api/events/{id}/rounds/1/tables/{}", game["table"]);
-    let ruled = organiser
-        .post(
-            &format!("{at}/ruling"),
-            json!({"ruling": "forfeit", "color": "black", "reason": "left the venue"}),
-        )
-        .await;
-    assert_eq!(ruled.status, 200, "{}", ruled.body);
+    let decided = organiser.post(&format!("{at}/{kind}"), body).await;
+    assert_eq!(decided.status, 200, "{}", decided.body);
     for ws in [&mut b, &mut w] {
         let frame = ws.event("ruling").await;
         assert_eq!(frame["state"]["status"], "finished");
-        assert_eq!(frame["state"]["result"]["international"], "W+F");
-        assert_eq!(frame["state"]["result"]["chinese"], "白不战胜");
+        assert_eq!(frame["state"]["result"]["international"], international);
+        assert_eq!(frame["state"]["result"]["chinese"], chinese);
     }
     b.refused(json!({"type": "move", "point": "D4"}), "game_over")
         .await;
-    let event = until(&organiser, id, "the ruling", round_complete(1)).await;
-    assert_eq!(event["rounds"][0]["games"][0]["result"], "W+F");
+    let event = until(&organiser, id, "the decision", round_complete(1)).await;
+    assert_eq!(event["rounds"][0]["games"][0]["result"], table_result);
     let stored = organiser.game(game_id).await;
     assert_eq!(
-        stored["state"]["result"]["international"], "W+F",
+        stored["state"]["result"]["international"], international,
         "{stored}"
     );
+}
+
+async fn a_ruling_ends_the_live_game(backend: Backend) {
+    decide_live_table(
+        backend,
+        "ruling",
+        json!({"ruling": "forfeit", "color": "black", "reason": "left the venue"}),
+        ["W+F", "白不战胜", "W+F"],
+    )
+    .await;
 }
 
 /// A team match played online (分台定人制, two boards): each board's game
@@ -810,33 +824,13 @@ async fn a_replay_ruling_starts_a_new_game(backend: Backend) {
 /// A result the arbiter enters by hand for a table still being played
 /// online ends the game there too: the players cannot play on a decided game.
 async fn an_arbiters_result_ends_the_live_game(backend: Backend) {
-    let Some((_server, organiser, id, players, game)) = duel(backend, 60_000).await else {
-        return;
-    };
-    let game_id = game["game"].as_i64().unwrap();
-    let mut b = seat(&players, &game, "black").ws(game_id, None).await;
-    let mut w = seat(&players, &game, "white").ws(game_id, None).await;
-    b.play("E5").await;
-    let at = format!("/api/events/{id}/rounds/1/tables/{}", game["table"]);
-    let entered = organiser
-        .post(&format!("{at}/result"), json!({"result": "B+"}))
-        .await;
-    assert_eq!(entered.status, 200, "{}", entered.body);
-    for ws in [&mut b, &mut w] {
-        let frame = ws.event("ruling").await;
-        assert_eq!(frame["state"]["status"], "finished");
-        assert_eq!(frame["state"]["result"]["international"], "B+J");
-        assert_eq!(frame["state"]["result"]["chinese"], "黑判胜");
-    }
-    w.refused(json!({"type": "move", "point": "C3"}), "game_over")
-        .await;
-    let event = until(&organiser, id, "the result", round_complete(1)).await;
-    assert_eq!(event["rounds"][0]["games"][0]["result"], "B+");
-    let stored = organiser.game(game_id).await;
-    assert_eq!(
-        stored["state"]["result"]["international"], "B+J",
-        "{stored}"
-    );
+    decide_live_table(
+        backend,
+        "result",
+        json!({"result": "B+"}),
+        ["B+J", "黑判胜", "B+"],
+    )
+    .await;
 }
 
 async fn warnings_reach_the_live_game(backend: Backend) {
