@@ -16,7 +16,10 @@
 //! packed counts of the neighbours' contents) fits in eight bytes; chain
 //! totals, empty-list slots and packed counts of the diagonal neighbours'
 //! contents (for the eye test) are arrays of their own, and all the arrays
-//! share one allocation so they are reached from one base pointer.
+//! share one allocation, with the move's other state (empty count, ko,
+//! hash), so they are reached from one base pointer. The hot loops are
+//! methods of that allocation rather than of the board: its `&mut self` is
+//! known to alias nothing, so values stay in registers across stores.
 //!
 //! Random playouts make the branches of a board unpredictable, and a
 //! mispredicted branch costs more than a dozen instructions; so the per-move
@@ -39,6 +42,11 @@ const BORDER: u8 = 3;
 /// per content (empty, black, white, border).
 const fn around(content: u8) -> u16 {
     1 << (4 * content)
+}
+
+/// The bits of a packed count that hold the count of `content`.
+const fn field(content: u8) -> u16 {
+    0xF << (4 * content)
 }
 
 /// How many neighbours of content `content` a packed count holds.
@@ -219,10 +227,18 @@ pub enum BoardError {
 /// ```
 pub struct Board {
     size: BoardSize,
-    stride: u16,
     /// Cells in use: `(size + 2) × (size + 1) + 1`.
     used: usize,
     grid: Box<Grid>,
+}
+
+/// Everything a move reads and writes, in one allocation: the hot loops
+/// are methods of this, so they reach every array from one base register at
+/// fixed offsets, and as `&mut self` is known not to alias anything else
+/// they keep values in registers across stores instead of reloading them.
+#[derive(Clone)]
+struct Grid {
+    stride: u16,
     empty_count: usize,
     hash: u64,
     /// The simple ko as [`ko_key`] of the cell and the colour that may not
@@ -230,13 +246,6 @@ pub struct Board {
     ko: u32,
     captures: [u32; 2],
     captured_count: usize,
-}
-
-/// The board's per-cell arrays in one allocation: the hot loops then reach
-/// every array from one base register at fixed offsets, instead of holding
-/// (and spilling) a pointer per array.
-#[derive(Clone)]
-struct Grid {
     cells: CellArray<Cell>,
     /// At a chain's head: packed pseudo-liberties (see [`lib_key`]).
     libs: CellArray<u64>,
@@ -255,8 +264,14 @@ struct Grid {
 
 impl Grid {
     /// All border: the board's constructor opens its points.
-    fn boxed() -> Box<Grid> {
+    fn boxed(stride: u16) -> Box<Grid> {
         Box::new(Grid {
+            stride,
+            empty_count: 0,
+            hash: 0,
+            ko: 0,
+            captures: [0, 0],
+            captured_count: 0,
             cells: CellArray([Cell::BORDER; CELLS]),
             libs: CellArray([BORDER_LIBS; CELLS]),
             chain_stones: CellArray([0; CELLS]),
@@ -300,14 +315,8 @@ impl Clone for Board {
     fn clone(&self) -> Board {
         let mut board = Board {
             size: self.size,
-            stride: self.stride,
             used: self.used,
-            grid: Grid::boxed(),
-            empty_count: 0,
-            hash: 0,
-            ko: 0,
-            captures: [0, 0],
-            captured_count: 0,
+            grid: Grid::boxed(self.grid.stride),
         };
         board.clone_from(self);
         board
@@ -316,7 +325,7 @@ impl Clone for Board {
     /// Copies only the cells the source's size uses: cheap for small boards.
     fn clone_from(&mut self, other: &Board) {
         self.size = other.size;
-        self.stride = other.stride;
+        self.grid.stride = other.grid.stride;
         self.used = other.used;
         self.grid.cells.copy_prefix(&other.grid.cells, other.used);
         self.grid.libs.copy_prefix(&other.grid.libs, other.used);
@@ -327,15 +336,15 @@ impl Clone for Board {
         self.grid.diag.copy_prefix(&other.grid.diag, other.used);
         self.grid
             .empties
-            .copy_prefix(&other.grid.empties, other.empty_count);
-        self.empty_count = other.empty_count;
-        self.hash = other.hash;
-        self.ko = other.ko;
-        self.captures = other.captures;
+            .copy_prefix(&other.grid.empties, other.grid.empty_count);
+        self.grid.empty_count = other.grid.empty_count;
+        self.grid.hash = other.grid.hash;
+        self.grid.ko = other.grid.ko;
+        self.grid.captures = other.grid.captures;
         self.grid
             .captured
-            .copy_prefix(&other.grid.captured, other.captured_count);
-        self.captured_count = other.captured_count;
+            .copy_prefix(&other.grid.captured, other.grid.captured_count);
+        self.grid.captured_count = other.grid.captured_count;
     }
 }
 
@@ -349,19 +358,13 @@ impl Board {
         debug_assert!(used <= MAX_CELLS);
         let mut board = Board {
             size,
-            stride: stride as u16,
             used,
-            grid: Grid::boxed(),
-            empty_count: 0,
-            hash: 0,
-            ko: 0,
-            captures: [0, 0],
-            captured_count: 0,
+            grid: Grid::boxed(stride as u16),
         };
         for p in size.points() {
             let i = board.index(p);
             board.set_content(i, EMPTY);
-            board.push_empty(i);
+            board.grid.push_empty(i);
         }
         board
     }
@@ -376,16 +379,7 @@ impl Board {
             let a = &mut self.grid.cells[n.get()].around;
             *a = a.wrapping_add(delta);
         }
-        self.add_to_diagonals(i, delta);
-    }
-
-    /// Adds `delta` to the diagonal counts of the four diagonal neighbours.
-    #[inline]
-    fn add_to_diagonals(&mut self, i: PointIndex, delta: u16) {
-        for d in self.diagonals(i) {
-            let a = &mut self.grid.diag[d.get()];
-            *a = a.wrapping_add(delta);
-        }
+        self.grid.add_to_diagonals(i, delta);
     }
 
     /// The board's size.
@@ -400,15 +394,15 @@ impl Board {
     #[must_use]
     pub fn index(&self, p: Point) -> PointIndex {
         debug_assert!(self.size.contains(p));
-        PointIndex((u16::from(p.row()) + 1) * self.stride + u16::from(p.col()) + 1)
+        PointIndex((u16::from(p.row()) + 1) * self.grid.stride + u16::from(p.col()) + 1)
     }
 
     /// The point of an on-board cell.
     #[inline]
     #[must_use]
     pub fn point(&self, i: PointIndex) -> Point {
-        let row = i.0 / self.stride - 1;
-        let col = i.0 % self.stride - 1;
+        let row = i.0 / self.grid.stride - 1;
+        let col = i.0 % self.grid.stride - 1;
         Point::new(col as u8, row as u8)
     }
 
@@ -447,70 +441,58 @@ impl Board {
     #[inline]
     #[must_use]
     pub fn empty_points(&self) -> &[PointIndex] {
-        &self.grid.empties.0[..self.empty_count]
+        &self.grid.empties.0[..self.grid.empty_count]
     }
 
     /// The four orthogonal neighbours; some may be off the board.
     #[inline]
     #[must_use]
     pub fn neighbors(&self, i: PointIndex) -> [PointIndex; 4] {
-        let s = self.stride;
-        [
-            PointIndex(i.0 - s),
-            PointIndex(i.0 - 1),
-            PointIndex(i.0 + 1),
-            PointIndex(i.0 + s),
-        ]
+        self.grid.neighbors(i)
     }
 
     /// The four diagonal neighbours; some may be off the board.
     #[inline]
     #[must_use]
     pub fn diagonals(&self, i: PointIndex) -> [PointIndex; 4] {
-        let s = self.stride;
-        [
-            PointIndex(i.0 - s - 1),
-            PointIndex(i.0 - s + 1),
-            PointIndex(i.0 + s - 1),
-            PointIndex(i.0 + s + 1),
-        ]
+        self.grid.diagonals(i)
     }
 
     /// Zobrist hash of the stones (not of the player to move).
     #[inline]
     #[must_use]
     pub fn hash(&self) -> u64 {
-        self.hash
+        self.grid.hash
     }
 
     /// Stones captured so far by `c` (prisoners `c` holds).
     #[inline]
     #[must_use]
     pub fn captures(&self, c: Color) -> u32 {
-        self.captures[c.index()]
+        self.grid.captures[c.index()]
     }
 
     /// The simple-ko point, and the colour it is forbidden to.
     #[inline]
     #[must_use]
     pub fn ko(&self) -> Option<(PointIndex, Color)> {
-        (self.ko != 0).then(|| {
-            let color = Color::ALL[(self.ko & 1) as usize];
-            (PointIndex((self.ko >> 1) as u16), color)
+        (self.grid.ko != 0).then(|| {
+            let color = Color::ALL[(self.grid.ko & 1) as usize];
+            (PointIndex((self.grid.ko >> 1) as u16), color)
         })
     }
 
     /// Forgets the simple-ko point: a pass or any other turn lifts the ban.
     #[inline]
     pub fn clear_ko(&mut self) {
-        self.ko = 0;
+        self.grid.ko = 0;
     }
 
     /// The stones removed by the last [`play`](Self::play).
     #[inline]
     #[must_use]
     pub fn last_captured(&self) -> &[PointIndex] {
-        &self.grid.captured.0[..self.captured_count]
+        &self.grid.captured.0[..self.grid.captured_count]
     }
 
     /// Number of stones on the board of colour `c`.
@@ -525,7 +507,7 @@ impl Board {
 
     #[inline]
     fn head(&self, i: PointIndex) -> usize {
-        usize::from(self.grid.cells[i.get()].head)
+        self.grid.head(i)
     }
 
     /// Whether the chain through the stone at `i` has exactly one liberty.
@@ -547,7 +529,7 @@ impl Board {
     /// Whether the chain through the stone at `i` has no liberty at all.
     #[inline]
     fn has_no_liberty(&self, i: PointIndex) -> bool {
-        self.grid.libs[self.head(i)] == 0
+        self.grid.has_no_liberty(i)
     }
 
     /// Number of stones in the chain through the stone at `i`.
@@ -620,7 +602,7 @@ impl Board {
         if self.grid.cells[i.get()].content != EMPTY {
             return Err(BoardError::Occupied);
         }
-        if self.ko == ko_key(i, c) {
+        if self.grid.ko == ko_key(i, c) {
             return Err(BoardError::Ko);
         }
         if self.gains_liberty(i, c) {
@@ -660,23 +642,6 @@ impl Board {
         gains
     }
 
-    /// [`gains_liberty`](Self::gains_liberty) for a point with no empty
-    /// neighbour: an own chain not in atari at `i`, or an opponent chain
-    /// that is. A border neighbour counts as neither without a test: its
-    /// head's [`BORDER_LIBS`] are never "only at `i`", and it is not `c`.
-    #[inline]
-    fn surrounded_gains_liberty(&self, i: PointIndex, c: Color) -> bool {
-        let me = code(c);
-        let key = lib_key(i.get());
-        let mut gains = false;
-        for n in self.neighbors(i) {
-            let cell = &self.grid.cells[n.get()];
-            let only_here = libs_only_at(self.grid.libs[usize::from(cell.head)], key);
-            gains |= (cell.content == me) != only_here;
-        }
-        gains
-    }
-
     /// Whether `i` is an eye of `c` in the playout sense: every neighbour is
     /// `c` or the edge, and the diagonals leave it no false eye (at most one
     /// opponent diagonal in the centre, none on the edge).
@@ -685,23 +650,14 @@ impl Board {
     pub fn is_eye(&self, i: PointIndex, c: Color) -> bool {
         let me = code(c);
         let packed = self.grid.cells[i.get()].around;
-        count_of(packed, me) + count_of(packed, BORDER) == 4 && self.diagonals_allow_eye(i, c)
-    }
-
-    /// The diagonal half of [`is_eye`](Self::is_eye), without branches.
-    #[inline]
-    fn diagonals_allow_eye(&self, i: PointIndex, c: Color) -> bool {
-        let diagonal = self.grid.diag[i.get()];
-        let bad = count_of(diagonal, code(c.opponent()));
-        let edge = u16::from(count_of(diagonal, BORDER) > 0);
-        bad + edge < 2
+        count_of(packed, me) + count_of(packed, BORDER) == 4 && self.grid.diagonals_allow_eye(i, c)
     }
 
     /// The hash the board would have after `c` plays at `i`, without playing.
     /// `i` must be a legal move for `c` under `suicide`.
     #[must_use]
     pub fn hash_after(&self, i: PointIndex, c: Color) -> u64 {
-        let mut h = self.hash ^ zobrist::key(c, i.get());
+        let mut h = self.grid.hash ^ zobrist::key(c, i.get());
         let opp = code(c.opponent());
         let mut seen = [0u16; 4];
         let mut n_seen = 0;
@@ -750,151 +706,26 @@ impl Board {
 
     /// [`play`](Self::play) for a move already known to be legal (the engine's
     /// playouts check legality while choosing).
-    ///
-    /// One branch-free pass over the neighbours updates their counts, takes
-    /// the new stone's cell from every adjacent chain's liberties and
-    /// collects the new stone's own; merges and captures, found as bit masks,
-    /// follow behind one branch each.
     #[inline]
     pub fn play_unchecked(&mut self, i: PointIndex, c: Color) -> usize {
-        self.play_as(i, c)
+        self.grid.play_as(i, c, Suicide::Allowed)
     }
 
-    /// [`play_unchecked`](Self::play_unchecked), always inlined: light
-    /// playouts call it with a constant colour, so the colour's codes, shifts
-    /// and hash keys fold into the instructions.
+    /// [`play_unchecked`](Self::play_unchecked) of a move legal under
+    /// `suicide`, always inlined: light playouts call it with a constant
+    /// colour and rule, so the colour's codes, shifts and hash keys fold into
+    /// the instructions, and where suicide is forbidden the test for it goes.
     #[inline(always)]
-    pub(crate) fn play_as(&mut self, i: PointIndex, c: Color) -> usize {
-        let me = code(c);
-        let opp = me ^ (BLACK ^ WHITE);
-        let at = i.get();
-        let ns = self.neighbors(i).map(PointIndex::get);
-        self.captured_count = 0;
-        self.remove_empty(i);
-        self.hash ^= zobrist::key(c, at);
-        let key = lib_key(at);
-        let delta = around(me).wrapping_sub(around(EMPTY));
-        let mut libs = 0;
-        let mut any_dead = false;
-        // The chain the stone joins: an own neighbour's, else its own; and
-        // whether two own neighbours are in different chains. Few values
-        // live across the loop: more would spill to the stack.
-        let mut join = at;
-        let mut seen_own = false;
-        let mut other_chains = false;
-        for n in ns {
-            let cell = &mut self.grid.cells[n];
-            cell.around = cell.around.wrapping_add(delta);
-            let content = cell.content;
-            let head = usize::from(cell.head);
-            let is_own = content == me;
-            libs += lib_key(n) & EMPTY_MASK[usize::from(content & 3)];
-            other_chains |= is_own & seen_own & (head != join);
-            seen_own |= is_own;
-            join = if is_own { head } else { join };
-            // An empty or border cell's head is stale: the content masks it
-            // out. An opponent chain dies when it has one pseudo-liberty left
-            // before this side's is taken (at most one: it has this one):
-            // that one is `i`, and a chain that touches `i` from several
-            // sides reaches one at its last side.
-            let chain = self.grid.libs[head];
-            any_dead |= (content == opp) & at_most_one_lib(chain);
-            self.grid.libs[head] = chain.wrapping_sub(key & mask(is_own | (content == opp)));
-        }
-        self.add_to_diagonals(i, delta);
-        let cell = &mut self.grid.cells[at];
-        cell.content = me;
-        cell.next = i.0;
-        self.grid.chain_stones[at] = 0;
-        self.grid.libs[at] = 0;
-
-        // Join without a branch: linking `at` after the chain's head works
-        // for the one-stone chain of `at` alone too.
-        self.grid.cells[at].head = join as u16;
-        self.grid.cells[at].next = self.grid.cells[join].next;
-        self.grid.cells[join].next = i.0;
-        self.grid.chain_stones[join] += 1;
-        self.grid.libs[join] += libs;
-        // Own neighbours in other chains (rare): merge them.
-        if other_chains {
-            let mut merges = 0u32;
-            for (k, &n) in ns.iter().enumerate() {
-                let cell = self.grid.cells[n];
-                merges |= u32::from((cell.content == me) & (usize::from(cell.head) != join)) << k;
-            }
-            // At least one: the first needs no loop test.
-            loop {
-                let n = ns[merges.trailing_zeros() as usize & 3];
-                merges &= merges - 1;
-                let (mine, theirs) = (self.head(i), usize::from(self.grid.cells[n].head));
-                if mine != theirs {
-                    self.merge(theirs, mine);
-                }
-                if merges == 0 {
-                    break;
-                }
-            }
-        }
-
-        let mut captured = 0;
-        if any_dead {
-            let mut dead = 0u32;
-            for (k, &n) in ns.iter().enumerate() {
-                let cell = self.grid.cells[n];
-                let gone = self.grid.libs[usize::from(cell.head)] == 0;
-                dead |= u32::from((cell.content == opp) & gone) << k;
-            }
-            // At least one: the first needs no loop test.
-            loop {
-                let n = ns[dead.trailing_zeros() as usize & 3];
-                dead &= dead - 1;
-                // Two sides of one chain: the first removal empties the second.
-                if self.grid.cells[n].content == opp {
-                    captured += self.remove_chain(PointIndex(n as u16));
-                }
-                if dead == 0 {
-                    break;
-                }
-            }
-        }
-        self.captures[c.index()] += captured as u32;
-        self.ko = 0;
-        if self.has_no_liberty(i) {
-            let lost = self.remove_chain(i);
-            self.captures[c.opponent().index()] += lost as u32;
-            self.captured_count = captured;
-        } else if captured == 1 {
-            let h = self.head(i);
-            if self.grid.chain_stones[h] == 1 && lib_count(self.grid.libs[h]) == 1 {
-                self.ko = ko_key(self.grid.captured[0], c.opponent());
-            }
-        }
-        captured
+    pub(crate) fn play_as(&mut self, i: PointIndex, c: Color, suicide: Suicide) -> usize {
+        self.grid.play_as(i, c, suicide)
     }
 
     /// The first empty point from the `r`-th of `2³²` of the way through the
     /// empty list, wrapping round, where `c` may play and that is not `c`'s
-    /// own eye: the move choice of light playouts. Two plain loops instead
-    /// of one with a wrap test, and masked indices, keep the scan short.
-    /// Always inlined, so a constant colour folds into the candidate test.
+    /// own eye: the move choice of light playouts.
     #[inline(always)]
     pub(crate) fn playable_from(&self, r: u32, c: Color, suicide: Suicide) -> Option<PointIndex> {
-        let n = self.empty_count;
-        // Multiply-shift range reduction: a bias below 2⁻²² is nothing for a playout.
-        let start = ((u64::from(r) * n as u64) >> 32) as usize;
-        for j in start..n {
-            let i = self.grid.empties[j];
-            if self.is_playable_non_eye(i, c, suicide) {
-                return Some(i);
-            }
-        }
-        for j in 0..start {
-            let i = self.grid.empties[j];
-            if self.is_playable_non_eye(i, c, suicide) {
-                return Some(i);
-            }
-        }
-        None
+        self.grid.playable_from(r, c, suicide)
     }
 
     /// Whether `c` may play at empty `i` and `i` is not `c`'s own eye: the
@@ -902,119 +733,7 @@ impl Board {
     #[inline(always)]
     #[must_use]
     pub fn is_playable_non_eye(&self, i: PointIndex, c: Color, suicide: Suicide) -> bool {
-        let packed = self.grid.cells[i.get()].around;
-        // An empty neighbour: legal, and neither an eye nor a ko point.
-        if count_of(packed, EMPTY) > 0 {
-            return true;
-        }
-        // Surrounded points (eyes, the opponent's eyes, ko) are most of the
-        // candidates late in a playout. A third are the mover's own eyes:
-        // rejecting those before the liberty test saves more than the
-        // branch's mispredictions cost. The rest without branches: which
-        // kind a point is cannot be predicted.
-        let own = count_of(packed, code(c));
-        let eye = (own + count_of(packed, BORDER) == 4) & self.diagonals_allow_eye(i, c);
-        if eye {
-            return false;
-        }
-        let ko = self.ko == ko_key(i, c);
-        let suicide_ok = match suicide {
-            Suicide::Forbidden => false,
-            Suicide::MultiStoneOnly => own > 0,
-            Suicide::Allowed => true,
-        };
-        let playable = !ko & (suicide_ok | self.surrounded_gains_liberty(i, c));
-        // Opaque to the optimiser, so the caller branches once on the answer:
-        // otherwise LLVM splits `a & b` into two jumps, each mispredicted.
-        std::hint::black_box(playable)
-    }
-
-    #[inline]
-    fn add_liberty(&mut self, head: usize, lib: PointIndex) {
-        self.grid.libs[head] += lib_key(lib.get());
-    }
-
-    /// Joins chain `b` into chain `a`, or `a` into `b` when `b` has more
-    /// stones: the smaller chain's stones are relabelled.
-    fn merge(&mut self, a: usize, b: usize) {
-        let (keep, gone) = if self.grid.chain_stones[a] >= self.grid.chain_stones[b] {
-            (a, b)
-        } else {
-            (b, a)
-        };
-        // The first two stones unconditionally (in a one-stone chain the
-        // second step comes back to the first and relabels it again): most
-        // merged chains are that small, and a loop exit whose trip count
-        // varies is mispredicted nearly every time.
-        let second = usize::from(self.grid.cells[gone].next);
-        let mut s = usize::from(self.grid.cells[second].next);
-        self.grid.cells[gone].head = keep as u16;
-        self.grid.cells[second].head = keep as u16;
-        while s != gone {
-            self.grid.cells[s].head = keep as u16;
-            s = usize::from(self.grid.cells[s].next);
-        }
-        let (kn, gn) = (self.grid.cells[keep].next, self.grid.cells[gone].next);
-        self.grid.cells[keep].next = gn;
-        self.grid.cells[gone].next = kn;
-        self.grid.chain_stones[keep] += self.grid.chain_stones[gone];
-        self.grid.libs[keep] += self.grid.libs[gone];
-    }
-
-    /// Removes the chain through `i`; returns how many stones it had. Each
-    /// stone's cell becomes a liberty of the adjacent opponent chains, added
-    /// without branches (masked by content).
-    fn remove_chain(&mut self, i: PointIndex) -> usize {
-        let content = self.grid.cells[i.get()].content;
-        let other = content ^ (BLACK ^ WHITE);
-        let color = if content == BLACK {
-            Color::Black
-        } else {
-            Color::White
-        };
-        let delta = around(EMPTY).wrapping_sub(around(content));
-        let mut s = i.0;
-        let mut count = 0;
-        loop {
-            let p = PointIndex(s);
-            let next = self.grid.cells[p.get()].next;
-            self.grid.cells[p.get()].content = EMPTY;
-            self.hash ^= zobrist::key(color, p.get());
-            self.push_empty(p);
-            self.grid.captured[self.captured_count] = p;
-            self.captured_count += 1;
-            count += 1;
-            let key = lib_key(p.get());
-            self.add_to_diagonals(p, delta);
-            for n in self.neighbors(p) {
-                let cell = &mut self.grid.cells[n.get()];
-                cell.around = cell.around.wrapping_add(delta);
-                let head = usize::from(cell.head);
-                let gains = mask(cell.content == other);
-                self.grid.libs[head] += key & gains;
-            }
-            s = next;
-            if s == i.0 {
-                break;
-            }
-        }
-        count
-    }
-
-    #[inline]
-    fn push_empty(&mut self, i: PointIndex) {
-        self.grid.slots[i.get()] = self.empty_count as u16;
-        self.grid.empties[self.empty_count] = i;
-        self.empty_count += 1;
-    }
-
-    #[inline]
-    fn remove_empty(&mut self, i: PointIndex) {
-        let slot = usize::from(self.grid.slots[i.get()]);
-        self.empty_count -= 1;
-        let moved = self.grid.empties[self.empty_count];
-        self.grid.empties[slot] = moved;
-        self.grid.slots[moved.get()] = slot as u16;
+        self.grid.playable_non_eye(i, c, suicide)
     }
 
     /// Puts stones on and takes them off without captures (SGF setup, handicap,
@@ -1059,9 +778,9 @@ impl Board {
                 .map(|d| around(self.grid.cells[d.get()].content))
                 .sum();
         }
-        self.empty_count = 0;
-        self.hash = 0;
-        self.ko = 0;
+        self.grid.empty_count = 0;
+        self.grid.hash = 0;
+        self.grid.ko = 0;
         for p in self.size.points() {
             let i = self.index(p);
             self.grid.cells[i.get()].head = 0;
@@ -1069,9 +788,9 @@ impl Board {
         for p in self.size.points() {
             let i = self.index(p);
             match self.stone(i) {
-                None => self.push_empty(i),
+                None => self.grid.push_empty(i),
                 Some(c) => {
-                    self.hash ^= zobrist::key(c, i.get());
+                    self.grid.hash ^= zobrist::key(c, i.get());
                     if self.grid.cells[i.get()].head == 0 {
                         self.rebuild_chain(i);
                     }
@@ -1102,7 +821,7 @@ impl Board {
             self.grid.cells[s.get()].next = members[(k + 1) % members.len()].0;
             for n in self.neighbors(s) {
                 if self.grid.cells[n.get()].content == EMPTY {
-                    self.add_liberty(head, n);
+                    self.grid.add_liberty(head, n);
                 }
             }
         }
@@ -1123,6 +842,336 @@ impl PartialEq for Board {
 }
 
 impl Eq for Board {}
+
+/// The hot loops: moves, captures, merges and the playout move choice.
+impl Grid {
+    /// The four orthogonal neighbours; some may be off the board.
+    #[inline(always)]
+    fn neighbors(&self, i: PointIndex) -> [PointIndex; 4] {
+        let s = self.stride;
+        [
+            PointIndex(i.0 - s),
+            PointIndex(i.0 - 1),
+            PointIndex(i.0 + 1),
+            PointIndex(i.0 + s),
+        ]
+    }
+
+    /// The four diagonal neighbours; some may be off the board.
+    #[inline(always)]
+    fn diagonals(&self, i: PointIndex) -> [PointIndex; 4] {
+        let s = self.stride;
+        [
+            PointIndex(i.0 - s - 1),
+            PointIndex(i.0 - s + 1),
+            PointIndex(i.0 + s - 1),
+            PointIndex(i.0 + s + 1),
+        ]
+    }
+
+    #[inline(always)]
+    fn head(&self, i: PointIndex) -> usize {
+        usize::from(self.cells[i.get()].head)
+    }
+
+    /// Whether the chain through the stone at `i` has no liberty at all.
+    #[inline(always)]
+    fn has_no_liberty(&self, i: PointIndex) -> bool {
+        self.libs[self.head(i)] == 0
+    }
+
+    #[inline]
+    fn remove_empty(&mut self, i: PointIndex) {
+        let slot = usize::from(self.slots[i.get()]);
+        self.empty_count -= 1;
+        let moved = self.empties[self.empty_count];
+        self.empties[slot] = moved;
+        self.slots[moved.get()] = slot as u16;
+    }
+
+    #[inline]
+    fn push_empty(&mut self, i: PointIndex) {
+        self.slots[i.get()] = self.empty_count as u16;
+        self.empties[self.empty_count] = i;
+        self.empty_count += 1;
+    }
+
+    /// Removes the chain through `i`; returns how many stones it had. Each
+    /// stone's cell becomes a liberty of the adjacent opponent chains, added
+    /// without branches (masked by content).
+    fn remove_chain(&mut self, i: PointIndex) -> usize {
+        let content = self.cells[i.get()].content;
+        let other = content ^ (BLACK ^ WHITE);
+        let color = if content == BLACK {
+            Color::Black
+        } else {
+            Color::White
+        };
+        let delta = around(EMPTY).wrapping_sub(around(content));
+        let mut s = i.0;
+        let mut count = 0;
+        loop {
+            let p = PointIndex(s);
+            let next = self.cells[p.get()].next;
+            self.cells[p.get()].content = EMPTY;
+            self.hash ^= zobrist::key(color, p.get());
+            self.push_empty(p);
+            self.captured[self.captured_count] = p;
+            self.captured_count += 1;
+            count += 1;
+            let key = lib_key(p.get());
+            self.add_to_diagonals(p, delta);
+            for n in self.neighbors(p) {
+                let cell = &mut self.cells[n.get()];
+                cell.around = cell.around.wrapping_add(delta);
+                let head = usize::from(cell.head);
+                let gains = mask(cell.content == other);
+                self.libs[head] += key & gains;
+            }
+            s = next;
+            if s == i.0 {
+                break;
+            }
+        }
+        count
+    }
+
+    /// Joins chain `b` into chain `a`, or `a` into `b` when `b` has more
+    /// stones: the smaller chain's stones are relabelled.
+    fn merge(&mut self, a: usize, b: usize) {
+        let (keep, gone) = if self.chain_stones[a] >= self.chain_stones[b] {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        // The first two stones unconditionally (in a one-stone chain the
+        // second step comes back to the first and relabels it again): most
+        // merged chains are that small, and a loop exit whose trip count
+        // varies is mispredicted nearly every time.
+        let second = usize::from(self.cells[gone].next);
+        let mut s = usize::from(self.cells[second].next);
+        self.cells[gone].head = keep as u16;
+        self.cells[second].head = keep as u16;
+        while s != gone {
+            self.cells[s].head = keep as u16;
+            s = usize::from(self.cells[s].next);
+        }
+        let (kn, gn) = (self.cells[keep].next, self.cells[gone].next);
+        self.cells[keep].next = gn;
+        self.cells[gone].next = kn;
+        self.chain_stones[keep] += self.chain_stones[gone];
+        self.libs[keep] += self.libs[gone];
+    }
+
+    #[inline]
+    fn add_liberty(&mut self, head: usize, lib: PointIndex) {
+        self.libs[head] += lib_key(lib.get());
+    }
+
+    /// [`Board::is_playable_non_eye`].
+    #[inline(always)]
+    fn playable_non_eye(&self, i: PointIndex, c: Color, suicide: Suicide) -> bool {
+        let packed = self.cells[i.get()].around;
+        // An empty neighbour: legal, and neither an eye nor a ko point.
+        if count_of(packed, EMPTY) > 0 {
+            return true;
+        }
+        // Surrounded points (eyes, the opponent's eyes, ko) are most of the
+        // candidates late in a playout. A third are the mover's own eyes:
+        // rejecting those before the liberty test saves more than the
+        // branch's mispredictions cost. The rest without branches: which
+        // kind a point is cannot be predicted. With no empty neighbour, no
+        // opponent neighbour means an eye shape.
+        let eye_shape = packed & field(code(c.opponent())) == 0;
+        let eye = eye_shape & self.diagonals_allow_eye(i, c);
+        if eye {
+            return false;
+        }
+        let ko = self.ko == ko_key(i, c);
+        let suicide_ok = match suicide {
+            Suicide::Forbidden => false,
+            Suicide::MultiStoneOnly => packed & field(code(c)) != 0,
+            Suicide::Allowed => true,
+        };
+        let playable = !ko & (suicide_ok | self.surrounded_gains_liberty(i, c));
+        // Opaque to the optimiser, so the caller branches once on the answer:
+        // otherwise LLVM splits `a & b` into two jumps, each mispredicted.
+        std::hint::black_box(playable)
+    }
+
+    /// [`Board::playable_from`]. Two plain loops instead of one with a wrap
+    /// test, and masked indices, keep the scan short. Always inlined, so a
+    /// constant colour folds into the candidate test.
+    #[inline(always)]
+    fn playable_from(&self, r: u32, c: Color, suicide: Suicide) -> Option<PointIndex> {
+        let n = self.empty_count;
+        // Multiply-shift range reduction: a bias below 2⁻²² is nothing for a playout.
+        let start = ((u64::from(r) * n as u64) >> 32) as usize;
+        for j in start..n {
+            let i = self.empties[j];
+            if self.playable_non_eye(i, c, suicide) {
+                return Some(i);
+            }
+        }
+        for j in 0..start {
+            let i = self.empties[j];
+            if self.playable_non_eye(i, c, suicide) {
+                return Some(i);
+            }
+        }
+        None
+    }
+
+    /// [`Board::play_as`].
+    ///
+    /// One branch-free pass over the neighbours updates their counts, takes
+    /// the new stone's cell from every adjacent chain's liberties and
+    /// collects the new stone's own; merges and captures, found as bit masks,
+    /// follow behind one branch each.
+    #[inline(always)]
+    fn play_as(&mut self, i: PointIndex, c: Color, suicide: Suicide) -> usize {
+        let me = code(c);
+        let opp = me ^ (BLACK ^ WHITE);
+        let at = i.get();
+        let ns = self.neighbors(i).map(PointIndex::get);
+        self.captured_count = 0;
+        self.remove_empty(i);
+        self.hash ^= zobrist::key(c, at);
+        let key = lib_key(at);
+        let delta = around(me).wrapping_sub(around(EMPTY));
+        let mut libs = 0;
+        let mut any_dead = false;
+        // The chain the stone joins: an own neighbour's, else its own; and
+        // whether two own neighbours are in different chains. Few values
+        // live across the loop: more would spill to the stack.
+        let mut join = at;
+        let mut seen_own = false;
+        let mut other_chains = false;
+        for n in ns {
+            let cell = &mut self.cells[n];
+            cell.around = cell.around.wrapping_add(delta);
+            let content = cell.content;
+            let head = usize::from(cell.head);
+            let is_own = content == me;
+            libs += lib_key(n) & EMPTY_MASK[usize::from(content & 3)];
+            other_chains |= is_own & seen_own & (head != join);
+            seen_own |= is_own;
+            join = if is_own { head } else { join };
+            // An empty or border cell's head is stale: the content masks it
+            // out. An opponent chain dies when it has one pseudo-liberty left
+            // before this side's is taken (at most one: it has this one):
+            // that one is `i`, and a chain that touches `i` from several
+            // sides reaches one at its last side.
+            let chain = self.libs[head];
+            any_dead |= (content == opp) & at_most_one_lib(chain);
+            self.libs[head] = chain.wrapping_sub(key & mask(is_own | (content == opp)));
+        }
+        self.add_to_diagonals(i, delta);
+        let cell = &mut self.cells[at];
+        cell.content = me;
+        cell.next = i.0;
+        self.chain_stones[at] = 0;
+        self.libs[at] = 0;
+
+        // Join without a branch: linking `at` after the chain's head works
+        // for the one-stone chain of `at` alone too.
+        self.cells[at].head = join as u16;
+        self.cells[at].next = self.cells[join].next;
+        self.cells[join].next = i.0;
+        self.chain_stones[join] += 1;
+        self.libs[join] += libs;
+        // Own neighbours in other chains (rare): merge them.
+        if other_chains {
+            let mut merges = 0u32;
+            for (k, &n) in ns.iter().enumerate() {
+                let cell = self.cells[n];
+                merges |= u32::from((cell.content == me) & (usize::from(cell.head) != join)) << k;
+            }
+            // At least one: the first needs no loop test.
+            loop {
+                let n = ns[merges.trailing_zeros() as usize & 3];
+                merges &= merges - 1;
+                let (mine, theirs) = (self.head(i), usize::from(self.cells[n].head));
+                if mine != theirs {
+                    self.merge(theirs, mine);
+                }
+                if merges == 0 {
+                    break;
+                }
+            }
+        }
+
+        let mut captured = 0;
+        if any_dead {
+            let mut dead = 0u32;
+            for (k, &n) in ns.iter().enumerate() {
+                let cell = self.cells[n];
+                let gone = self.libs[usize::from(cell.head)] == 0;
+                dead |= u32::from((cell.content == opp) & gone) << k;
+            }
+            // At least one: the first needs no loop test.
+            loop {
+                let n = ns[dead.trailing_zeros() as usize & 3];
+                dead &= dead - 1;
+                // Two sides of one chain: the first removal empties the second.
+                if self.cells[n].content == opp {
+                    captured += self.remove_chain(PointIndex(n as u16));
+                }
+                if dead == 0 {
+                    break;
+                }
+            }
+        }
+        self.captures[c.index()] += captured as u32;
+        self.ko = 0;
+        if suicide != Suicide::Forbidden && self.has_no_liberty(i) {
+            let lost = self.remove_chain(i);
+            self.captures[c.opponent().index()] += lost as u32;
+            self.captured_count = captured;
+        } else if captured == 1 {
+            let h = self.head(i);
+            if self.chain_stones[h] == 1 && lib_count(self.libs[h]) == 1 {
+                self.ko = ko_key(self.captured[0], c.opponent());
+            }
+        }
+        captured
+    }
+
+    /// [`gains_liberty`](Self::gains_liberty) for a point with no empty
+    /// neighbour: an own chain not in atari at `i`, or an opponent chain
+    /// that is. A border neighbour counts as neither without a test: its
+    /// head's [`BORDER_LIBS`] are never "only at `i`", and it is not `c`.
+    #[inline]
+    fn surrounded_gains_liberty(&self, i: PointIndex, c: Color) -> bool {
+        let me = code(c);
+        let key = lib_key(i.get());
+        let mut gains = false;
+        for n in self.neighbors(i) {
+            let cell = &self.cells[n.get()];
+            let only_here = libs_only_at(self.libs[usize::from(cell.head)], key);
+            gains |= (cell.content == me) != only_here;
+        }
+        gains
+    }
+
+    /// The diagonal half of [`Board::is_eye`], without branches.
+    #[inline]
+    fn diagonals_allow_eye(&self, i: PointIndex, c: Color) -> bool {
+        let diagonal = self.diag[i.get()];
+        let bad = count_of(diagonal, code(c.opponent()));
+        let edge = u16::from(count_of(diagonal, BORDER) > 0);
+        bad + edge < 2
+    }
+
+    /// Adds `delta` to the diagonal counts of the four diagonal neighbours.
+    #[inline]
+    fn add_to_diagonals(&mut self, i: PointIndex, delta: u16) {
+        for d in self.diagonals(i) {
+            let a = &mut self.diag[d.get()];
+            *a = a.wrapping_add(delta);
+        }
+    }
+}
 
 /// A setup that is not a position.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -1254,7 +1303,7 @@ impl fmt::Display for Board {
 
 impl fmt::Debug for Board {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "Board (hash {:016x}):", self.hash)?;
+        writeln!(f, "Board (hash {:016x}):", self.grid.hash)?;
         fmt::Display::fmt(self, f)
     }
 }

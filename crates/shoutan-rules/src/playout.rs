@@ -28,6 +28,22 @@ pub fn light_playout(
     max_moves: usize,
     rng: &mut fastrand::Rng,
 ) -> PlayoutEnd {
+    // One copy of the loop per suicide rule, each with the rule a constant.
+    match suicide {
+        Suicide::Forbidden => playout(board, to_move, Suicide::Forbidden, max_moves, rng),
+        Suicide::MultiStoneOnly => playout(board, to_move, Suicide::MultiStoneOnly, max_moves, rng),
+        Suicide::Allowed => playout(board, to_move, Suicide::Allowed, max_moves, rng),
+    }
+}
+
+#[inline(always)]
+fn playout(
+    board: &mut Board,
+    to_move: Color,
+    suicide: Suicide,
+    max_moves: usize,
+    rng: &mut fastrand::Rng,
+) -> PlayoutEnd {
     let mut run = Run {
         passes: 0,
         moves: 0,
@@ -67,7 +83,7 @@ impl Run {
     fn turn(&mut self, board: &mut Board, c: Color, suicide: Suicide, rng: &mut fastrand::Rng) {
         match board.playable_from(rng.u32(..), c, suicide) {
             Some(i) => {
-                board.play_as(i, c);
+                board.play_as(i, c, suicide);
                 self.passes = 0;
                 self.moves += 1;
             }
