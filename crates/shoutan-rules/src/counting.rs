@@ -165,7 +165,8 @@ impl Count {
 /// Regions of empty points (and dead stones) touching living stones of one
 /// colour only belong to that colour; regions touching both are shared.
 /// Under territory counting, an empty point in a shared region where
-/// neither side can play without putting its own stones in atari is a seki
+/// neither side can play without putting its own stones in atari (or
+/// taking two or more stones left alive in atari, a hane seki) is a seki
 /// point: the stones next to it are in seki and their eyes count for nobody.
 #[must_use]
 pub fn count(board: &Board, dead: &PointSet, settings: &CountSettings) -> Count {
@@ -301,7 +302,8 @@ struct Region {
 
 /// Seki points of `board` with `dead` taken off: empty points of shared
 /// regions where every colour touching them would put its own stones in
-/// atari (capturing nothing), and the eyes of the stones next to them.
+/// atari (capturing nothing) or take living stones (hane seki), and the
+/// eyes of the stones next to them.
 pub(crate) fn seki_points(board: &Board, dead: &PointSet) -> PointSet {
     seki_in(board, dead, &regions(board, dead))
 }
@@ -320,7 +322,7 @@ fn seki_in(board: &Board, dead: &PointSet, regions: &[Region]) -> PointSet {
                 .into_iter()
                 .filter(|&c| neighbors_of_color(&clean, i, c))
                 .collect();
-            if !touching.is_empty() && touching.iter().all(|&c| self_atari(&clean, i, c)) {
+            if !touching.is_empty() && touching.iter().all(|&c| unfillable(&clean, i, c)) {
                 seki.insert(p);
             }
         }
@@ -359,13 +361,19 @@ fn neighbors_of_color(board: &Board, i: PointIndex, c: Color) -> bool {
         .any(|&n| board.stone(n) == Some(c))
 }
 
-/// Whether `c` playing at empty `i` captures nothing and is left with at
-/// most one liberty.
-fn self_atari(board: &Board, i: PointIndex, c: Color) -> bool {
+/// Whether `c` cannot fill empty `i` as a dame: the move is illegal, or it
+/// captures nothing and is left with at most one liberty, or it captures
+/// two or more stones that the players agreed are alive.
+///
+/// Living stones left in atari at the end are a hane seki (Sensei's
+/// Library, "Hanezeki"): taking them would lose the capturing race that
+/// follows, so both sides leave the point, as at any seki point. A single
+/// stone is not enough: it may be an open ko, where taking gains nothing.
+fn unfillable(board: &Board, i: PointIndex, c: Color) -> bool {
     let mut after = board.clone();
     match after.play(i, c, crate::Suicide::Forbidden) {
         Err(_) => true,
-        Ok(captured) => captured == 0 && after.liberty_count(i) <= 1,
+        Ok(captured) => captured >= 2 || (captured == 0 && after.liberty_count(i) <= 1),
     }
 }
 
