@@ -14,8 +14,7 @@
 //!
 //! What the inner loops read of a cell (content, chain head, next stone and
 //! packed counts of the neighbours' contents) fits in eight bytes; chain
-//! totals, empty-list slots and packed counts of the diagonal neighbours'
-//! contents (for the eye test) are arrays of their own, and all the arrays
+//! totals and empty-list slots are arrays of their own, and all the arrays
 //! share one allocation, with the move's other state (empty count, ko,
 //! hash), so they are reached from one base pointer. The hot loops are
 //! methods of that allocation rather than of the board: its `&mut self` is
@@ -253,10 +252,6 @@ struct Grid {
     chain_stones: CellArray<u16>,
     /// At an empty cell: its position in `empties`.
     slots: CellArray<u16>,
-    /// How many diagonal neighbours are empty, black, white and border, packed
-    /// like [`Cell::around`]: the eye test of every playout candidate reads
-    /// one number instead of four cells.
-    diag: CellArray<u16>,
     empties: CellArray<PointIndex>,
     /// Stones removed by the last `play`, reused from move to move.
     captured: CellArray<PointIndex>,
@@ -276,7 +271,6 @@ impl Grid {
             libs: CellArray([BORDER_LIBS; CELLS]),
             chain_stones: CellArray([0; CELLS]),
             slots: CellArray([0; CELLS]),
-            diag: CellArray([4 * around(BORDER); CELLS]),
             empties: CellArray([PointIndex(0); CELLS]),
             captured: CellArray([PointIndex(0); CELLS]),
         })
@@ -333,7 +327,6 @@ impl Clone for Board {
             .chain_stones
             .copy_prefix(&other.grid.chain_stones, other.used);
         self.grid.slots.copy_prefix(&other.grid.slots, other.used);
-        self.grid.diag.copy_prefix(&other.grid.diag, other.used);
         self.grid
             .empties
             .copy_prefix(&other.grid.empties, other.grid.empty_count);
@@ -379,7 +372,6 @@ impl Board {
             let a = &mut self.grid.cells[n.get()].around;
             *a = a.wrapping_add(delta);
         }
-        self.grid.add_to_diagonals(i, delta);
     }
 
     /// The board's size.
@@ -772,11 +764,6 @@ impl Board {
                 .map(|n| around(self.grid.cells[n.get()].content))
                 .sum();
             self.grid.cells[i.get()].around = packed;
-            self.grid.diag[i.get()] = self
-                .diagonals(i)
-                .iter()
-                .map(|d| around(self.grid.cells[d.get()].content))
-                .sum();
         }
         self.grid.empty_count = 0;
         self.grid.hash = 0;
@@ -920,7 +907,6 @@ impl Grid {
             self.captured_count += 1;
             count += 1;
             let key = lib_key(p.get());
-            self.add_to_diagonals(p, delta);
             for n in self.neighbors(p) {
                 let cell = &mut self.cells[n.get()];
                 cell.around = cell.around.wrapping_add(delta);
@@ -944,17 +930,20 @@ impl Grid {
         } else {
             (b, a)
         };
-        // The first two stones unconditionally (in a one-stone chain the
-        // second step comes back to the first and relabels it again): most
-        // merged chains are that small, and a loop exit whose trip count
-        // varies is mispredicted nearly every time.
-        let second = usize::from(self.cells[gone].next);
-        let mut s = usize::from(self.cells[second].next);
-        self.cells[gone].head = keep as u16;
-        self.cells[second].head = keep as u16;
-        while s != gone {
+        // The first four stones unconditionally (in a smaller chain the walk
+        // comes round and relabels some twice), the rest only in a longer
+        // chain: most merged chains are that small, and a loop exit whose
+        // trip count varies is mispredicted nearly every time.
+        let mut s = gone;
+        for _ in 0..4 {
             self.cells[s].head = keep as u16;
             s = usize::from(self.cells[s].next);
+        }
+        if self.chain_stones[gone] > 4 {
+            while s != gone {
+                self.cells[s].head = keep as u16;
+                s = usize::from(self.cells[s].next);
+            }
         }
         let (kn, gn) = (self.cells[keep].next, self.cells[gone].next);
         self.cells[keep].next = gn;
@@ -983,7 +972,7 @@ impl Grid {
         // kind a point is cannot be predicted. With no empty neighbour, no
         // opponent neighbour means an eye shape.
         let eye_shape = packed & field(code(c.opponent())) == 0;
-        let eye = eye_shape & self.diagonals_allow_eye(i, c);
+        let eye = eye_shape && self.diagonals_allow_eye(i, c);
         if eye {
             return false;
         }
@@ -993,10 +982,10 @@ impl Grid {
             Suicide::MultiStoneOnly => packed & field(code(c)) != 0,
             Suicide::Allowed => true,
         };
-        let playable = !ko & (suicide_ok | self.surrounded_gains_liberty(i, c));
-        // Opaque to the optimiser, so the caller branches once on the answer:
-        // otherwise LLVM splits `a & b` into two jumps, each mispredicted.
-        std::hint::black_box(playable)
+        let gains = suicide_ok | self.surrounded_gains_liberty(i, c);
+        // `gains && !ko` as one subtraction, so the caller branches once on
+        // the answer: LLVM splits `a & b` into two jumps, each mispredicted.
+        u32::from(gains).wrapping_sub(u32::from(ko)) == 1
     }
 
     /// [`Board::playable_from`]. Two plain loops instead of one with a wrap
@@ -1066,7 +1055,6 @@ impl Grid {
             any_dead |= (content == opp) & at_most_one_lib(chain);
             self.libs[head] = chain.wrapping_sub(key & mask(is_own | (content == opp)));
         }
-        self.add_to_diagonals(i, delta);
         let cell = &mut self.cells[at];
         cell.content = me;
         cell.next = i.0;
@@ -1154,22 +1142,21 @@ impl Grid {
         gains
     }
 
-    /// The diagonal half of [`Board::is_eye`], without branches.
+    /// The diagonal half of [`Board::is_eye`], without branches: at most
+    /// one opponent stone on the diagonals, none on the edge (where a
+    /// neighbour is off the board, so is a diagonal). Read from the four
+    /// cells when asked rather than kept up to date at every stone: only
+    /// eye-shaped playout candidates ask.
     #[inline]
     fn diagonals_allow_eye(&self, i: PointIndex, c: Color) -> bool {
-        let diagonal = self.diag[i.get()];
-        let bad = count_of(diagonal, code(c.opponent()));
-        let edge = u16::from(count_of(diagonal, BORDER) > 0);
+        let opp = code(c.opponent());
+        let bad: u16 = self
+            .diagonals(i)
+            .iter()
+            .map(|d| u16::from(self.cells[d.get()].content == opp))
+            .sum();
+        let edge = u16::from(count_of(self.cells[i.get()].around, BORDER) > 0);
         bad + edge < 2
-    }
-
-    /// Adds `delta` to the diagonal counts of the four diagonal neighbours.
-    #[inline]
-    fn add_to_diagonals(&mut self, i: PointIndex, delta: u16) {
-        for d in self.diagonals(i) {
-            let a = &mut self.diag[d.get()];
-            *a = a.wrapping_add(delta);
-        }
     }
 }
 
