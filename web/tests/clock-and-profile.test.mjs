@@ -97,7 +97,8 @@ describe('byo-yomi calls, resignation, settings, search and profile', needsChrom
     // White's page shows black's calls too; a player hears only his own clock.
     await dave.locator('[data-call=black]', { hasText: '2 periods left' }).waitFor({ state: 'attached' });
     assert.deepEqual(await spoken(dave), []);
-    assert.match(await carol.locator('.clock[data-color=black] .clock-detail').innerText(), /2×10s/);
+    // The clock face is redrawn on its own timer: wait for the next redraw.
+    await carol.locator('.clock[data-color=black] .clock-detail', { hasText: '2×10s' }).waitFor({ timeout: 2_000 });
   });
 
   it('switches the stone sound and the voice off', async () => {
