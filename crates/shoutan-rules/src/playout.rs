@@ -36,6 +36,7 @@ pub fn light_playout(
     }
 }
 
+/// [`light_playout`] under one suicide rule, inlined into each arm.
 #[inline(always)]
 fn playout(
     board: &mut Board,
