@@ -61,6 +61,13 @@ async fn play(players: &HashMap<u64, Client>, game: &Value) {
     w.close().await;
 }
 
+/// The organiser creates an event with `settings`; its id.
+async fn create_event(organiser: &Client, settings: Value) -> i64 {
+    let made = organiser.post("/api/events", settings).await;
+    assert_eq!(made.status, 201, "{}", made.body);
+    made.json["id"].as_i64().unwrap()
+}
+
 async fn register(server: &TestServer, id: i64, names: &[&str]) -> HashMap<u64, Client> {
     let mut players = HashMap::new();
     for (i, name) in names.iter().enumerate() {
@@ -161,22 +168,19 @@ async fn a_swiss_of_six_over_three_rounds(backend: Backend) {
         return;
     };
     let organiser = server.player("organiser", "2d").await;
-    let made = organiser
-        .post(
-            "/api/events",
-            json!({
-                "name": "Autumn Swiss",
-                "system": {"kind": "swiss"},
-                "rounds": 3,
-                "tie_breaks": ["points", "sos", "sosos", "sb"],
-                "size": 9,
-                "rated": false,
-                "time_control": "10 min + 3×30s byo-yomi",
-            }),
-        )
-        .await;
-    assert_eq!(made.status, 201, "{}", made.body);
-    let id = made.json["id"].as_i64().unwrap();
+    let id = create_event(
+        &organiser,
+        json!({
+            "name": "Autumn Swiss",
+            "system": {"kind": "swiss"},
+            "rounds": 3,
+            "tie_breaks": ["points", "sos", "sosos", "sb"],
+            "size": 9,
+            "rated": false,
+            "time_control": "10 min + 3×30s byo-yomi",
+        }),
+    )
+    .await;
     let players = register(&server, id, &["ann", "bob", "cai", "dee", "eli", "fay"]).await;
 
     // Nobody but the organiser and arbiters changes the event.
@@ -386,20 +390,17 @@ async fn a_knockout_of_four_with_a_no_show(backend: Backend) {
         return;
     };
     let organiser = server.player("organiser", "2d").await;
-    let made = organiser
-        .post(
-            "/api/events",
-            json!({
-                "name": "Cup",
-                "system": {"kind": "knockout", "losses": 1},
-                "size": 9,
-                "rated": false,
-                "late_arrival_ms": 1500,
-            }),
-        )
-        .await;
-    assert_eq!(made.status, 201, "{}", made.body);
-    let id = made.json["id"].as_i64().unwrap();
+    let id = create_event(
+        &organiser,
+        json!({
+            "name": "Cup",
+            "system": {"kind": "knockout", "losses": 1},
+            "size": 9,
+            "rated": false,
+            "late_arrival_ms": 1500,
+        }),
+    )
+    .await;
     let players = register(&server, id, &["kai", "lin", "max", "ned"]).await;
 
     let started = organiser
@@ -496,19 +497,16 @@ async fn a_round_starts_by_itself_at_its_time(backend: Backend) {
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
         .as_millis() as i64;
-    let made = organiser
-        .post(
-            "/api/events",
-            json!({
-                "name": "Timed",
-                "system": {"kind": "round_robin", "cycles": 1},
-                "size": 9,
-                "round_times": [now + 1500],
-            }),
-        )
-        .await;
-    assert_eq!(made.status, 201, "{}", made.body);
-    let id = made.json["id"].as_i64().unwrap();
+    let id = create_event(
+        &organiser,
+        json!({
+            "name": "Timed",
+            "system": {"kind": "round_robin", "cycles": 1},
+            "size": 9,
+            "round_times": [now + 1500],
+        }),
+    )
+    .await;
     let players = register(&server, id, &["pat", "quinn"]).await;
     let early = organiser.get(&format!("/api/events/{id}")).await.json;
     assert_eq!(early["rounds"], json!([]), "not before its time");
@@ -552,21 +550,18 @@ async fn duel(
 ) -> Option<(TestServer, Client, i64, HashMap<u64, Client>, Value)> {
     let server = TestServer::new(backend, config()).await?;
     let organiser = server.player("organiser", "2d").await;
-    let made = organiser
-        .post(
-            "/api/events",
-            json!({
-                "name": "Duel",
-                "system": {"kind": "round_robin", "cycles": 1},
-                "size": 9,
-                "rated": false,
-                "time_control": "10 min + 3×30s byo-yomi",
-                "late_arrival_ms": limit_ms,
-            }),
-        )
-        .await;
-    assert_eq!(made.status, 201, "{}", made.body);
-    let id = made.json["id"].as_i64().unwrap();
+    let id = create_event(
+        &organiser,
+        json!({
+            "name": "Duel",
+            "system": {"kind": "round_robin", "cycles": 1},
+            "size": 9,
+            "rated": false,
+            "time_control": "10 min + 3×30s byo-yomi",
+            "late_arrival_ms": limit_ms,
+        }),
+    )
+    .await;
     let players = register(&server, id, &["pat", "quinn"]).await;
     let started = organiser
         .post(&format!("/api/events/{id}/rounds"), json!({}))
@@ -682,21 +677,18 @@ async fn a_team_match_on_two_boards(backend: Backend) {
         return;
     };
     let organiser = server.player("organiser", "2d").await;
-    let made = organiser
-        .post(
-            "/api/events",
-            json!({
-                "name": "Club match",
-                "system": {"kind": "round_robin", "cycles": 1},
-                "teams": {"boards": 2, "format": "fixed_boards"},
-                "size": 9,
-                "rated": false,
-                "time_control": "10 min + 3×30s byo-yomi",
-            }),
-        )
-        .await;
-    assert_eq!(made.status, 201, "{}", made.body);
-    let id = made.json["id"].as_i64().unwrap();
+    let id = create_event(
+        &organiser,
+        json!({
+            "name": "Club match",
+            "system": {"kind": "round_robin", "cycles": 1},
+            "teams": {"boards": 2, "format": "fixed_boards"},
+            "size": 9,
+            "rated": false,
+            "time_control": "10 min + 3×30s byo-yomi",
+        }),
+    )
+    .await;
     let players = register(&server, id, &["ann", "bob", "cai", "dee"]).await;
     for (name, members) in [("Dragons", [1, 2]), ("Tigers", [3, 4])] {
         let team = organiser
@@ -902,19 +894,16 @@ async fn standings_show_the_round_in_progress(backend: Backend) {
         return;
     };
     let organiser = server.player("organiser", "2d").await;
-    let made = organiser
-        .post(
-            "/api/events",
-            json!({
-                "name": "League",
-                "system": {"kind": "round_robin", "cycles": 1},
-                "size": 9,
-                "rated": false,
-            }),
-        )
-        .await;
-    assert_eq!(made.status, 201, "{}", made.body);
-    let id = made.json["id"].as_i64().unwrap();
+    let id = create_event(
+        &organiser,
+        json!({
+            "name": "League",
+            "system": {"kind": "round_robin", "cycles": 1},
+            "size": 9,
+            "rated": false,
+        }),
+    )
+    .await;
     let players = register(&server, id, &["ann", "bob", "cat", "dan"]).await;
     let started = organiser
         .post(&format!("/api/events/{id}/rounds"), json!({}))
