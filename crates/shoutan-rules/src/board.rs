@@ -617,21 +617,11 @@ impl Board {
 
     /// Whether a stone of `c` at empty `i` keeps a liberty or captures:
     /// an empty neighbour, an own chain with another liberty or an opponent
-    /// chain whose last liberty is `i`. Computed for all four neighbours
-    /// without branches; the stale head of an empty or border cell is masked
-    /// out by its content.
+    /// chain whose last liberty is `i`.
     #[inline]
     fn gains_liberty(&self, i: PointIndex, c: Color) -> bool {
-        let me = code(c);
-        let key = lib_key(i.get());
-        let mut gains = false;
-        for n in self.neighbors(i) {
-            let cell = &self.grid.cells[n.get()];
-            let only_here = libs_only_at(self.grid.libs[usize::from(cell.head)], key);
-            let stone = (cell.content == BLACK) | (cell.content == WHITE);
-            gains |= (cell.content == EMPTY) | (stone & ((cell.content == me) != only_here));
-        }
-        gains
+        count_of(self.grid.cells[i.get()].around, EMPTY) > 0
+            || self.grid.surrounded_gains_liberty(i, c)
     }
 
     /// Whether `i` is an eye of `c` in the playout sense: every neighbour is
@@ -1125,8 +1115,9 @@ impl Grid {
         captured
     }
 
-    /// [`gains_liberty`](Self::gains_liberty) for a point with no empty
-    /// neighbour: an own chain not in atari at `i`, or an opponent chain
+    /// [`Board::gains_liberty`] for a point with no empty neighbour (whose
+    /// stale head would mislead the test): an own chain not in atari at
+    /// `i`, or an opponent chain
     /// that is. A border neighbour counts as neither without a test: its
     /// head's [`BORDER_LIBS`] are never "only at `i`", and it is not `c`.
     #[inline]
