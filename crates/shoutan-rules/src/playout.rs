@@ -82,7 +82,7 @@ impl Run {
     /// One turn of `c`: a random candidate, or a pass (which lifts the ko ban).
     #[inline(always)]
     fn turn(&mut self, board: &mut Board, c: Color, suicide: Suicide, rng: &mut fastrand::Rng) {
-        match board.playable_from(rng.u32(..), c, suicide) {
+        match board.choose(c, suicide, rng) {
             Some(i) => {
                 board.play_as(i, c, suicide);
                 self.passes = 0;
@@ -103,7 +103,8 @@ impl Run {
     }
 }
 
-/// A uniformly random legal point for `c` that is not `c`'s own eye.
+/// A uniformly random legal point for `c` (simple ko included, superko
+/// not) that is not `c`'s own eye, or `None` when there is none.
 #[inline]
 pub fn random_move(
     board: &Board,
@@ -111,7 +112,7 @@ pub fn random_move(
     suicide: Suicide,
     rng: &mut fastrand::Rng,
 ) -> Option<PointIndex> {
-    board.playable_from(rng.u32(..), c, suicide)
+    board.choose_by_count(c, suicide, rng)
 }
 
 /// Tromp–Taylor area of a finished playout, black minus white: stones plus

@@ -1,6 +1,6 @@
-//! The board: stones, chains with incremental liberties, captures, simple ko
-//! and an incremental Zobrist hash. This is the hot path of the engine and
-//! of every playout, so it never allocates while playing.
+//! The board: stones, chains with incremental liberties, captures, simple ko,
+//! the true eyes, and an incremental Zobrist hash. This is the hot path of
+//! the engine and of every playout, so it never allocates while playing.
 //!
 //! Layout: a one-dimensional array of `(size + 2) × (size + 1) + 1` cells
 //! with a border ring, so the four neighbours of any on-board cell are at
@@ -8,148 +8,29 @@
 //! linked list of its stones; its head (any one stone) carries the number of
 //! stones and its *pseudo-liberties*: every (stone, empty neighbour) pair,
 //! with the sum and the sum of squares of those liberty indices, packed in
-//! one `u64` (see [`lib_key`]) so adding or removing a liberty is one add.
-//! A chain is in atari exactly when all its pseudo-liberties are one point,
-//! which is when `count × Σ² = (Σ)²`; that point is `Σ / count`.
+//! one `u64` (see `grid::lib_key`) so adding or removing a liberty is one
+//! add. A chain is in atari exactly when all its pseudo-liberties are one
+//! point, which is when `count × Σ² = (Σ)²`; that point is `Σ / count`.
 //!
-//! What the inner loops read of a cell (content, chain head, next stone and
-//! packed counts of the neighbours' contents) fits in eight bytes; chain
-//! totals and empty-list slots are arrays of their own, and all the arrays
-//! share one allocation, with the move's other state (empty count, ko,
-//! hash), so they are reached from one base pointer. The hot loops are
-//! methods of that allocation rather than of the board: its `&mut self` is
-//! known to alias nothing, so values stay in registers across stores.
-//!
-//! Random playouts make the branches of a board unpredictable, and a
-//! mispredicted branch costs more than a dozen instructions; so the per-move
-//! updates are written without branches where they can be (masked adds
-//! instead of `if`), and the rare cases (merges, captures) are found with
-//! bit masks and handled behind one branch each.
+//! Every point also keeps one word of what its neighbours hold (their
+//! liberty keys, colours, and eyes on its diagonals), and the empty points
+//! are kept in one list sorted into each colour's true eyes and the rest
+//! (see `eyes`), so a light playout draws its moves where nearly every
+//! point is playable. The arrays and the move's other state share one
+//! allocation (`grid::Grid`), whose methods are the hot loops.
+
+mod eyes;
+mod grid;
 
 use std::fmt;
 
-use crate::ruleset::Suicide;
-use crate::zobrist::{self, CELLS, MAX_CELLS};
-use crate::{BoardSize, Color, Point};
-
-const EMPTY: u8 = 0;
-const BLACK: u8 = 1;
-const WHITE: u8 = 2;
-const BORDER: u8 = 3;
-
-/// The `around` count of one neighbour with content `content`: four bits
-/// per content (empty, black, white, border).
-const fn around(content: u8) -> u16 {
-    1 << (4 * content)
-}
-
-/// The bits of a packed count that hold the count of `content`.
-const fn field(content: u8) -> u16 {
-    0xF << (4 * content)
-}
-
-/// How many neighbours of content `content` a packed count holds.
-#[inline]
-const fn count_of(packed: u16, content: u8) -> u16 {
-    (packed >> (4 * content)) & 0xF
-}
-
-/// All ones when `b`, else zero: selects a value without a branch.
-#[inline]
-const fn mask(b: bool) -> u64 {
-    (b as u64).wrapping_neg()
-}
-
-/// All ones for an empty cell, else zero, by content. A table rather than
-/// [`mask`]: with a compare, LLVM turns the masked add of a loaded liberty key
-/// into a conditional jump, which random playouts mispredict.
-const EMPTY_MASK: [u64; 4] = [!0, 0, 0, 0];
-
-/// Bit positions of the packed pseudo-liberty fields: the sum of squares in
-/// bits 0..32, the sum in bits 32..52 and the count in bits 52..64. On the
-/// largest board (25×25, cells below 2¹⁰) a chain touches at most 1200
-/// (stone, empty) pairs, so the count stays below 2¹², the sum below
-/// 1200 × 703 < 2²⁰ and the sum of squares below 1200 × 703² < 2³²: the
-/// fields never carry into each other, and as every value is a real count
-/// none ever borrows on removal.
-const LIB_SUM_SHIFT: u32 = 32;
-const LIB_COUNT_SHIFT: u32 = 52;
-
-/// What one pseudo-liberty at cell `l` adds to a chain's packed liberties.
-const fn lib_key_of(l: usize) -> u64 {
-    let l = l as u64;
-    (1 << LIB_COUNT_SHIFT) | (l << LIB_SUM_SHIFT) | (l * l)
-}
-
-/// [`lib_key_of`] for every cell: one load instead of a multiply and three
-/// bit operations on the hot path.
-static LIB_KEYS: [u64; CELLS] = {
-    let mut keys = [0; CELLS];
-    let mut l = 0;
-    while l < CELLS {
-        keys[l] = lib_key_of(l);
-        l += 1;
-    }
-    keys
+use self::grid::{
+    BLACK, BORDER, EMPTY, Grid, NBR_EDGE, WHITE, code, has_empty_nbr, ko_key, lib_count, lib_sum,
+    libs_in_atari, nbr_unit,
 };
-
-/// What one pseudo-liberty at cell `l` adds to a chain's packed liberties.
-#[inline]
-fn lib_key(l: usize) -> u64 {
-    LIB_KEYS[l & (CELLS - 1)]
-}
-
-/// Whether a chain with packed liberties `libs` that touches the empty cell
-/// whose key is `key` has that cell as its only liberty: then all its
-/// pseudo-liberties are that cell, so `libs` is `count` times `key` (and if
-/// the sum of squared deviations from the cell is zero, no other cell is
-/// among them). Cheaper than [`libs_in_atari`], which must find the point.
-#[inline]
-const fn libs_only_at(libs: u64, key: u64) -> bool {
-    libs == lib_count(libs).wrapping_mul(key)
-}
-
-/// Number of pseudo-liberties in packed liberties.
-#[inline]
-const fn lib_count(libs: u64) -> u64 {
-    libs >> LIB_COUNT_SHIFT
-}
-
-/// Sum of the pseudo-liberty indices in packed liberties.
-#[inline]
-const fn lib_sum(libs: u64) -> u64 {
-    (libs >> LIB_SUM_SHIFT) & ((1 << (LIB_COUNT_SHIFT - LIB_SUM_SHIFT)) - 1)
-}
-
-/// Whether packed liberties count at most one pseudo-liberty. Tested on the
-/// upper half, so the constant fits in an instruction (a 64-bit mask would
-/// need a register of its own in the hottest loop).
-#[inline]
-const fn at_most_one_lib(libs: u64) -> bool {
-    (libs >> LIB_SUM_SHIFT) as u32 >> (LIB_COUNT_SHIFT - LIB_SUM_SHIFT + 1) == 0
-}
-
-/// Whether packed liberties are all one point (and there is at least one).
-#[inline]
-const fn libs_in_atari(libs: u64) -> bool {
-    let count = lib_count(libs);
-    let sum = lib_sum(libs);
-    let sum_sq = libs & 0xFFFF_FFFF;
-    (count * sum_sq == sum * sum) & (count != 0)
-}
-
-/// The ko ban of cell `i` for colour `c`: never 0, as no board point is cell 0.
-#[inline]
-fn ko_key(i: PointIndex, c: Color) -> u32 {
-    (u32::from(i.0) << 1) | c.index() as u32
-}
-
-const fn code(c: Color) -> u8 {
-    match c {
-        Color::Black => BLACK,
-        Color::White => WHITE,
-    }
-}
+use crate::ruleset::Suicide;
+use crate::zobrist::{self, MAX_CELLS};
+use crate::{BoardSize, Color, Point};
 
 /// A cell of the board's internal array: a point of the board, fast to use.
 ///
@@ -167,34 +48,6 @@ impl PointIndex {
         self.0 as usize
     }
 }
-
-/// What the inner loops read about a neighbour, in eight bytes so a cell
-/// index scales into an address for free; chain totals and the empty-list
-/// slot live in arrays of their own.
-#[derive(Clone, Copy, Debug)]
-struct Cell {
-    /// How many neighbours are empty, black, white and border (four bits each).
-    around: u16,
-    /// Head of this stone's chain.
-    head: u16,
-    /// Next stone of the chain (circular).
-    next: u16,
-    content: u8,
-}
-
-impl Cell {
-    const BORDER: Cell = Cell {
-        around: 4 * around(BORDER),
-        head: 0,
-        next: 0,
-        content: BORDER,
-    };
-}
-
-/// The packed liberties of border cells (border heads are cell 0, itself a
-/// border cell): a value no chain has (no liberty, yet a sum of squares), so
-/// a chain test on a border neighbour comes out false without a mask.
-const BORDER_LIBS: u64 = 1;
 
 /// Why the board refuses a stone.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -231,80 +84,6 @@ pub struct Board {
     grid: Box<Grid>,
 }
 
-/// Everything a move reads and writes, in one allocation: the hot loops
-/// are methods of this, so they reach every array from one base register at
-/// fixed offsets, and as `&mut self` is known not to alias anything else
-/// they keep values in registers across stores instead of reloading them.
-#[derive(Clone)]
-struct Grid {
-    stride: u16,
-    empty_count: usize,
-    hash: u64,
-    /// The simple ko as [`ko_key`] of the cell and the colour that may not
-    /// take it next, or 0 for none: the candidate test compares one number.
-    ko: u32,
-    captures: [u32; 2],
-    captured_count: usize,
-    cells: CellArray<Cell>,
-    /// At a chain's head: packed pseudo-liberties (see [`lib_key`]).
-    libs: CellArray<u64>,
-    /// At a chain's head: the number of stones.
-    chain_stones: CellArray<u16>,
-    /// At an empty cell: its position in `empties`.
-    slots: CellArray<u16>,
-    empties: CellArray<PointIndex>,
-    /// Stones removed by the last `play`, reused from move to move.
-    captured: CellArray<PointIndex>,
-}
-
-impl Grid {
-    /// All border: the board's constructor opens its points.
-    fn boxed(stride: u16) -> Box<Grid> {
-        Box::new(Grid {
-            stride,
-            empty_count: 0,
-            hash: 0,
-            ko: 0,
-            captures: [0, 0],
-            captured_count: 0,
-            cells: CellArray([Cell::BORDER; CELLS]),
-            libs: CellArray([BORDER_LIBS; CELLS]),
-            chain_stones: CellArray([0; CELLS]),
-            slots: CellArray([0; CELLS]),
-            empties: CellArray([PointIndex(0); CELLS]),
-            captured: CellArray([PointIndex(0); CELLS]),
-        })
-    }
-}
-
-/// A per-cell array sized for the largest board. Indices are masked into
-/// range, so indexing needs no bounds check (every index the board computes
-/// is below `MAX_CELLS` anyway).
-#[derive(Clone)]
-struct CellArray<T>([T; CELLS]);
-
-impl<T: Copy> CellArray<T> {
-    /// Copies the first `n` entries of `other`.
-    fn copy_prefix(&mut self, other: &Self, n: usize) {
-        self.0[..n].copy_from_slice(&other.0[..n]);
-    }
-}
-
-impl<T> std::ops::Index<usize> for CellArray<T> {
-    type Output = T;
-    #[inline]
-    fn index(&self, i: usize) -> &T {
-        &self.0[i & (CELLS - 1)]
-    }
-}
-
-impl<T> std::ops::IndexMut<usize> for CellArray<T> {
-    #[inline]
-    fn index_mut(&mut self, i: usize) -> &mut T {
-        &mut self.0[i & (CELLS - 1)]
-    }
-}
-
 impl Clone for Board {
     fn clone(&self) -> Board {
         let mut board = Board {
@@ -319,25 +98,8 @@ impl Clone for Board {
     /// Copies only the cells the source's size uses: cheap for small boards.
     fn clone_from(&mut self, other: &Board) {
         self.size = other.size;
-        self.grid.stride = other.grid.stride;
         self.used = other.used;
-        self.grid.cells.copy_prefix(&other.grid.cells, other.used);
-        self.grid.libs.copy_prefix(&other.grid.libs, other.used);
-        self.grid
-            .chain_stones
-            .copy_prefix(&other.grid.chain_stones, other.used);
-        self.grid.slots.copy_prefix(&other.grid.slots, other.used);
-        self.grid
-            .empties
-            .copy_prefix(&other.grid.empties, other.grid.empty_count);
-        self.grid.empty_count = other.grid.empty_count;
-        self.grid.hash = other.grid.hash;
-        self.grid.ko = other.grid.ko;
-        self.grid.captures = other.grid.captures;
-        self.grid
-            .captured
-            .copy_prefix(&other.grid.captured, other.grid.captured_count);
-        self.grid.captured_count = other.grid.captured_count;
+        self.grid.copy_from(&other.grid, other.used);
     }
 }
 
@@ -356,21 +118,26 @@ impl Board {
         };
         for p in size.points() {
             let i = board.index(p);
-            board.set_content(i, EMPTY);
-            board.grid.push_empty(i);
+            board.grid.cells[i.get()].content = EMPTY;
+            board.grid.push_plain(i);
         }
+        board.recount_neighbours();
         board
     }
 
-    /// Changes the content of a cell and the neighbour counts around it.
-    #[inline]
-    fn set_content(&mut self, i: PointIndex, content: u8) {
-        let old = self.grid.cells[i.get()].content;
-        self.grid.cells[i.get()].content = content;
-        let delta = around(content).wrapping_sub(around(old));
-        for n in self.neighbors(i) {
-            let a = &mut self.grid.cells[n.get()].around;
-            *a = a.wrapping_add(delta);
+    /// Computes every point's neighbour word from the contents.
+    fn recount_neighbours(&mut self) {
+        for p in self.size.points() {
+            let i = self.index(p);
+            let mut word = 0;
+            for n in self.neighbors(i) {
+                let content = self.grid.cells[n.get()].content;
+                word += nbr_unit(content, n.get());
+                if content == BORDER {
+                    word |= NBR_EDGE;
+                }
+            }
+            self.grid.nbrs[i.get()] = word;
         }
     }
 
@@ -433,7 +200,7 @@ impl Board {
     #[inline]
     #[must_use]
     pub fn empty_points(&self) -> &[PointIndex] {
-        &self.grid.empties.0[..self.grid.empty_count]
+        self.grid.empties.prefix(self.grid.empty_count)
     }
 
     /// The four orthogonal neighbours; some may be off the board.
@@ -484,14 +251,16 @@ impl Board {
     #[inline]
     #[must_use]
     pub fn last_captured(&self) -> &[PointIndex] {
-        &self.grid.captured.0[..self.grid.captured_count]
+        self.grid.captured.prefix(self.grid.captured_count)
     }
 
     /// Number of stones on the board of colour `c`.
     #[must_use]
     pub fn stone_count(&self, c: Color) -> usize {
         let code = code(c);
-        self.grid.cells.0[..self.used]
+        self.grid
+            .cells
+            .prefix(self.used)
             .iter()
             .filter(|cell| cell.content == code)
             .count()
@@ -620,8 +389,7 @@ impl Board {
     /// chain whose last liberty is `i`.
     #[inline]
     fn gains_liberty(&self, i: PointIndex, c: Color) -> bool {
-        count_of(self.grid.cells[i.get()].around, EMPTY) > 0
-            || self.grid.surrounded_gains_liberty(i, c)
+        has_empty_nbr(self.grid.nbrs[i.get()]) || self.grid.surrounded_gains_liberty(i, c)
     }
 
     /// Whether `i` is an eye of `c` in the playout sense: every neighbour is
@@ -630,9 +398,7 @@ impl Board {
     #[inline]
     #[must_use]
     pub fn is_eye(&self, i: PointIndex, c: Color) -> bool {
-        let me = code(c);
-        let packed = self.grid.cells[i.get()].around;
-        count_of(packed, me) + count_of(packed, BORDER) == 4 && self.grid.diagonals_allow_eye(i, c)
+        self.grid.is_true_eye(i, c)
     }
 
     /// The hash the board would have after `c` plays at `i`, without playing.
@@ -702,16 +468,34 @@ impl Board {
         self.grid.play_as(i, c, suicide)
     }
 
-    /// The first empty point from the `r`-th of `2³²` of the way through the
-    /// empty list, wrapping round, where `c` may play and that is not `c`'s
-    /// own eye: the move choice of light playouts.
+    /// A uniformly random point where `c` may play under `suicide` (simple
+    /// ko included) that is not `c`'s own eye, or `None` when there is none:
+    /// the move choice of light playouts.
+    /// Finding eyes on the way, it lists them, which is why it takes the
+    /// board mutably; [`choose_by_count`](Self::choose_by_count) draws from
+    /// the same distribution without.
     #[inline(always)]
-    pub(crate) fn playable_from(&self, r: u32, c: Color, suicide: Suicide) -> Option<PointIndex> {
-        self.grid.playable_from(r, c, suicide)
+    pub(crate) fn choose(
+        &mut self,
+        c: Color,
+        suicide: Suicide,
+        rng: &mut fastrand::Rng,
+    ) -> Option<PointIndex> {
+        self.grid.choose(c, suicide, rng)
     }
 
-    /// Whether `c` may play at empty `i` and `i` is not `c`'s own eye: the
-    /// candidate test of light playouts, in one pass over the neighbours.
+    /// [`choose`](Self::choose) by counting the playable candidates first.
+    pub(crate) fn choose_by_count(
+        &self,
+        c: Color,
+        suicide: Suicide,
+        rng: &mut fastrand::Rng,
+    ) -> Option<PointIndex> {
+        self.grid.choose_by_count(c, suicide, rng)
+    }
+
+    /// Whether `c` may play at the empty point `i` and `i` is not `c`'s own
+    /// eye: the candidate test of light playouts.
     #[inline(always)]
     #[must_use]
     pub fn is_playable_non_eye(&self, i: PointIndex, c: Color, suicide: Suicide) -> bool {
@@ -744,18 +528,9 @@ impl Board {
         Ok(())
     }
 
-    /// Recomputes chains, liberties, empties and hash from the contents.
+    /// Recomputes chains, liberties, empties, eyes and hash from the contents.
     fn rebuild(&mut self) {
-        for p in self.size.points() {
-            let i = self.index(p);
-            let packed = self
-                .neighbors(i)
-                .iter()
-                .map(|n| around(self.grid.cells[n.get()].content))
-                .sum();
-            self.grid.cells[i.get()].around = packed;
-        }
-        self.grid.empty_count = 0;
+        self.recount_neighbours();
         self.grid.hash = 0;
         self.grid.ko = 0;
         for p in self.size.points() {
@@ -764,16 +539,16 @@ impl Board {
         }
         for p in self.size.points() {
             let i = self.index(p);
-            match self.stone(i) {
-                None => self.grid.push_empty(i),
-                Some(c) => {
-                    self.grid.hash ^= zobrist::key(c, i.get());
-                    if self.grid.cells[i.get()].head == 0 {
-                        self.rebuild_chain(i);
-                    }
+            if let Some(c) = self.stone(i) {
+                self.grid.hash ^= zobrist::key(c, i.get());
+                if self.grid.cells[i.get()].head == 0 {
+                    self.rebuild_chain(i);
                 }
             }
         }
+        let points = self.size.points().map(|p| self.index(p));
+        self.grid
+            .forget_eyes(points.collect::<Vec<_>>().into_iter());
     }
 
     fn rebuild_chain(&mut self, start: PointIndex) {
@@ -819,337 +594,6 @@ impl PartialEq for Board {
 }
 
 impl Eq for Board {}
-
-/// The hot loops: moves, captures, merges and the playout move choice.
-impl Grid {
-    /// The four orthogonal neighbours; some may be off the board.
-    #[inline(always)]
-    fn neighbors(&self, i: PointIndex) -> [PointIndex; 4] {
-        let s = self.stride;
-        [
-            PointIndex(i.0 - s),
-            PointIndex(i.0 - 1),
-            PointIndex(i.0 + 1),
-            PointIndex(i.0 + s),
-        ]
-    }
-
-    /// The four diagonal neighbours; some may be off the board.
-    #[inline(always)]
-    fn diagonals(&self, i: PointIndex) -> [PointIndex; 4] {
-        let s = self.stride;
-        [
-            PointIndex(i.0 - s - 1),
-            PointIndex(i.0 - s + 1),
-            PointIndex(i.0 + s - 1),
-            PointIndex(i.0 + s + 1),
-        ]
-    }
-
-    #[inline(always)]
-    fn head(&self, i: PointIndex) -> usize {
-        usize::from(self.cells[i.get()].head)
-    }
-
-    /// Whether the chain through the stone at `i` has no liberty at all.
-    #[inline(always)]
-    fn has_no_liberty(&self, i: PointIndex) -> bool {
-        self.libs[self.head(i)] == 0
-    }
-
-    #[inline]
-    fn remove_empty(&mut self, i: PointIndex) {
-        let slot = usize::from(self.slots[i.get()]);
-        self.empty_count -= 1;
-        let moved = self.empties[self.empty_count];
-        self.empties[slot] = moved;
-        self.slots[moved.get()] = slot as u16;
-    }
-
-    #[inline]
-    fn push_empty(&mut self, i: PointIndex) {
-        self.slots[i.get()] = self.empty_count as u16;
-        self.empties[self.empty_count] = i;
-        self.empty_count += 1;
-    }
-
-    /// Removes the chain through `i`; returns how many stones it had. Each
-    /// stone's cell becomes a liberty of the adjacent opponent chains, added
-    /// without branches (masked by content).
-    fn remove_chain(&mut self, i: PointIndex) -> usize {
-        let content = self.cells[i.get()].content;
-        let other = content ^ (BLACK ^ WHITE);
-        let color = if content == BLACK {
-            Color::Black
-        } else {
-            Color::White
-        };
-        let delta = around(EMPTY).wrapping_sub(around(content));
-        let mut s = i.0;
-        let mut count = 0;
-        loop {
-            let p = PointIndex(s);
-            let next = self.cells[p.get()].next;
-            self.cells[p.get()].content = EMPTY;
-            self.hash ^= zobrist::key(color, p.get());
-            self.push_empty(p);
-            self.captured[self.captured_count] = p;
-            self.captured_count += 1;
-            count += 1;
-            let key = lib_key(p.get());
-            for n in self.neighbors(p) {
-                let cell = &mut self.cells[n.get()];
-                cell.around = cell.around.wrapping_add(delta);
-                let head = usize::from(cell.head);
-                let gains = mask(cell.content == other);
-                self.libs[head] += key & gains;
-            }
-            s = next;
-            if s == i.0 {
-                break;
-            }
-        }
-        count
-    }
-
-    /// Joins chain `b` into chain `a`, or `a` into `b` when `b` has more
-    /// stones: the smaller chain's stones are relabelled.
-    fn merge(&mut self, a: usize, b: usize) {
-        let (keep, gone) = if self.chain_stones[a] >= self.chain_stones[b] {
-            (a, b)
-        } else {
-            (b, a)
-        };
-        // The first four stones unconditionally (in a smaller chain the walk
-        // comes round and relabels some twice), the rest only in a longer
-        // chain: most merged chains are that small, and a loop exit whose
-        // trip count varies is mispredicted nearly every time.
-        let mut s = gone;
-        for _ in 0..4 {
-            self.cells[s].head = keep as u16;
-            s = usize::from(self.cells[s].next);
-        }
-        if self.chain_stones[gone] > 4 {
-            while s != gone {
-                self.cells[s].head = keep as u16;
-                s = usize::from(self.cells[s].next);
-            }
-        }
-        let (kn, gn) = (self.cells[keep].next, self.cells[gone].next);
-        self.cells[keep].next = gn;
-        self.cells[gone].next = kn;
-        self.chain_stones[keep] += self.chain_stones[gone];
-        self.libs[keep] += self.libs[gone];
-    }
-
-    #[inline]
-    fn add_liberty(&mut self, head: usize, lib: PointIndex) {
-        self.libs[head] += lib_key(lib.get());
-    }
-
-    /// [`Board::is_playable_non_eye`].
-    #[inline(always)]
-    fn playable_non_eye(&self, i: PointIndex, c: Color, suicide: Suicide) -> bool {
-        let packed = self.cells[i.get()].around;
-        // An empty neighbour: legal, and neither an eye nor a ko point.
-        if count_of(packed, EMPTY) > 0 {
-            return true;
-        }
-        // Surrounded points (eyes, the opponent's eyes, ko) are most of the
-        // candidates late in a playout. A third are the mover's own eyes:
-        // rejecting those before the liberty test saves more than the
-        // branch's mispredictions cost. The rest without branches: which
-        // kind a point is cannot be predicted. With no empty neighbour, no
-        // opponent neighbour means an eye shape.
-        let eye_shape = packed & field(code(c.opponent())) == 0;
-        let eye = eye_shape && self.diagonals_allow_eye(i, c);
-        if eye {
-            return false;
-        }
-        let ko = self.ko == ko_key(i, c);
-        let suicide_ok = match suicide {
-            Suicide::Forbidden => false,
-            Suicide::MultiStoneOnly => packed & field(code(c)) != 0,
-            Suicide::Allowed => true,
-        };
-        let gains = suicide_ok | self.surrounded_gains_liberty(i, c);
-        // `gains && !ko` as one subtraction, so the caller branches once on
-        // the answer: LLVM splits `a & b` into two jumps, each mispredicted.
-        u32::from(gains).wrapping_sub(u32::from(ko)) == 1
-    }
-
-    /// [`Board::playable_from`]. Two plain loops instead of one with a wrap
-    /// test, and masked indices, keep the scan short. Always inlined, so a
-    /// constant colour folds into the candidate test.
-    #[inline(always)]
-    fn playable_from(&self, r: u32, c: Color, suicide: Suicide) -> Option<PointIndex> {
-        let n = self.empty_count;
-        // Multiply-shift range reduction: a bias below 2⁻²² is nothing for a playout.
-        let start = ((u64::from(r) * n as u64) >> 32) as usize;
-        for j in start..n {
-            let i = self.empties[j];
-            if self.playable_non_eye(i, c, suicide) {
-                return Some(i);
-            }
-        }
-        for j in 0..start {
-            let i = self.empties[j];
-            if self.playable_non_eye(i, c, suicide) {
-                return Some(i);
-            }
-        }
-        None
-    }
-
-    /// [`Board::play_as`].
-    ///
-    /// One branch-free pass over the neighbours updates their counts, takes
-    /// the new stone's cell from every adjacent chain's liberties and
-    /// collects the new stone's own; merges and captures, found as bit masks,
-    /// follow behind one branch each.
-    #[inline(always)]
-    fn play_as(&mut self, i: PointIndex, c: Color, suicide: Suicide) -> usize {
-        let me = code(c);
-        let opp = me ^ (BLACK ^ WHITE);
-        let at = i.get();
-        let ns = self.neighbors(i).map(PointIndex::get);
-        self.captured_count = 0;
-        self.remove_empty(i);
-        self.hash ^= zobrist::key(c, at);
-        let key = lib_key(at);
-        let delta = around(me).wrapping_sub(around(EMPTY));
-        let mut libs = 0;
-        let mut any_dead = false;
-        // The chain the stone joins: an own neighbour's, else its own; and
-        // whether two own neighbours are in different chains. Few values
-        // live across the loop: more would spill to the stack.
-        let mut join = at;
-        let mut seen_own = false;
-        let mut other_chains = false;
-        for n in ns {
-            let cell = &mut self.cells[n];
-            cell.around = cell.around.wrapping_add(delta);
-            let content = cell.content;
-            let head = usize::from(cell.head);
-            let is_own = content == me;
-            libs += lib_key(n) & EMPTY_MASK[usize::from(content & 3)];
-            other_chains |= is_own & seen_own & (head != join);
-            seen_own |= is_own;
-            join = if is_own { head } else { join };
-            // An empty or border cell's head is stale: the content masks it
-            // out. An opponent chain dies when it has one pseudo-liberty left
-            // before this side's is taken (at most one: it has this one):
-            // that one is `i`, and a chain that touches `i` from several
-            // sides reaches one at its last side.
-            let chain = self.libs[head];
-            any_dead |= (content == opp) & at_most_one_lib(chain);
-            self.libs[head] = chain.wrapping_sub(key & mask(is_own | (content == opp)));
-        }
-        let cell = &mut self.cells[at];
-        cell.content = me;
-        cell.next = i.0;
-        self.chain_stones[at] = 0;
-        self.libs[at] = 0;
-
-        // Join without a branch: linking `at` after the chain's head works
-        // for the one-stone chain of `at` alone too.
-        self.cells[at].head = join as u16;
-        self.cells[at].next = self.cells[join].next;
-        self.cells[join].next = i.0;
-        self.chain_stones[join] += 1;
-        self.libs[join] += libs;
-        // Own neighbours in other chains (rare): merge them.
-        if other_chains {
-            let mut merges = 0u32;
-            for (k, &n) in ns.iter().enumerate() {
-                let cell = self.cells[n];
-                merges |= u32::from((cell.content == me) & (usize::from(cell.head) != join)) << k;
-            }
-            // At least one: the first needs no loop test.
-            loop {
-                let n = ns[merges.trailing_zeros() as usize & 3];
-                merges &= merges - 1;
-                let (mine, theirs) = (self.head(i), usize::from(self.cells[n].head));
-                if mine != theirs {
-                    self.merge(theirs, mine);
-                }
-                if merges == 0 {
-                    break;
-                }
-            }
-        }
-
-        let mut captured = 0;
-        if any_dead {
-            let mut dead = 0u32;
-            for (k, &n) in ns.iter().enumerate() {
-                let cell = self.cells[n];
-                let gone = self.libs[usize::from(cell.head)] == 0;
-                dead |= u32::from((cell.content == opp) & gone) << k;
-            }
-            // At least one: the first needs no loop test.
-            loop {
-                let n = ns[dead.trailing_zeros() as usize & 3];
-                dead &= dead - 1;
-                // Two sides of one chain: the first removal empties the second.
-                if self.cells[n].content == opp {
-                    captured += self.remove_chain(PointIndex(n as u16));
-                }
-                if dead == 0 {
-                    break;
-                }
-            }
-        }
-        self.captures[c.index()] += captured as u32;
-        self.ko = 0;
-        if suicide != Suicide::Forbidden && self.has_no_liberty(i) {
-            let lost = self.remove_chain(i);
-            self.captures[c.opponent().index()] += lost as u32;
-            self.captured_count = captured;
-        } else if captured == 1 {
-            let h = self.head(i);
-            if self.chain_stones[h] == 1 && lib_count(self.libs[h]) == 1 {
-                self.ko = ko_key(self.captured[0], c.opponent());
-            }
-        }
-        captured
-    }
-
-    /// [`Board::gains_liberty`] for a point with no empty neighbour (whose
-    /// stale head would mislead the test): an own chain not in atari at
-    /// `i`, or an opponent chain
-    /// that is. A border neighbour counts as neither without a test: its
-    /// head's [`BORDER_LIBS`] are never "only at `i`", and it is not `c`.
-    #[inline]
-    fn surrounded_gains_liberty(&self, i: PointIndex, c: Color) -> bool {
-        let me = code(c);
-        let key = lib_key(i.get());
-        let mut gains = false;
-        for n in self.neighbors(i) {
-            let cell = &self.cells[n.get()];
-            let only_here = libs_only_at(self.libs[usize::from(cell.head)], key);
-            gains |= (cell.content == me) != only_here;
-        }
-        gains
-    }
-
-    /// The diagonal half of [`Board::is_eye`], without branches: at most
-    /// one opponent stone on the diagonals, none on the edge (where a
-    /// neighbour is off the board, so is a diagonal). Read from the four
-    /// cells when asked rather than kept up to date at every stone: only
-    /// eye-shaped playout candidates ask.
-    #[inline]
-    fn diagonals_allow_eye(&self, i: PointIndex, c: Color) -> bool {
-        let opp = code(c.opponent());
-        let bad: u16 = self
-            .diagonals(i)
-            .iter()
-            .map(|d| u16::from(self.cells[d.get()].content == opp))
-            .sum();
-        let edge = u16::from(count_of(self.cells[i.get()].around, BORDER) > 0);
-        bad + edge < 2
-    }
-}
 
 /// A setup that is not a position.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -1483,5 +927,158 @@ mod tests {
             "X O\nO .".parse::<Board>(),
             Err(DiagramError::Setup(_))
         ));
+    }
+
+    /// How often each point is drawn by `choose` from `board` for `c`.
+    fn draws(
+        board: &mut Board,
+        c: Color,
+        suicide: Suicide,
+        times: usize,
+    ) -> std::collections::BTreeMap<PointIndex, usize> {
+        let mut rng = fastrand::Rng::with_seed(11);
+        let mut seen = std::collections::BTreeMap::new();
+        for _ in 0..times {
+            let i = board.choose(c, suicide, &mut rng).unwrap();
+            *seen.entry(i).or_insert(0) += 1;
+        }
+        seen
+    }
+
+    /// Every point `c` may play that is not `c`'s own eye, by the plain rules.
+    fn playable(board: &Board, c: Color, suicide: Suicide) -> Vec<PointIndex> {
+        board
+            .empty_points()
+            .iter()
+            .copied()
+            .filter(|&i| board.is_legal(i, c, suicide) && !board.is_eye(i, c))
+            .collect()
+    }
+
+    /// Asserts that the draws hit exactly the points `c` may play, each about
+    /// as often (within a fifth of the mean: ten standard deviations here).
+    fn assert_uniform(board: &mut Board, c: Color, suicide: Suicide) {
+        let mut expected = playable(board, c, suicide);
+        expected.sort();
+        let times = 400 * expected.len();
+        let seen = draws(board, c, suicide, times);
+        assert_eq!(seen.keys().copied().collect::<Vec<_>>(), expected);
+        let mean = times / expected.len();
+        for (i, &n) in &seen {
+            assert!(
+                n.abs_diff(mean) < mean / 5,
+                "{:?} drawn {n} times, expected about {mean}",
+                board.point(*i)
+            );
+        }
+    }
+
+    #[test]
+    fn the_move_choice_draws_every_playable_point_alike() {
+        // Black's eye at A2 is no candidate for black; White's eye at D1
+        // neither (a black stone there has no liberty and captures nothing).
+        let mut b = board(
+            "
+            . . . . .
+            . . . . .
+            X X X . .
+            . X O O O
+            X X O . O",
+        );
+        assert_uniform(&mut b, Color::Black, Suicide::Forbidden);
+        assert!(!playable(&b, Color::Black, Suicide::Forbidden).contains(&gtp(&b, "D1")));
+        assert_uniform(&mut b, Color::White, Suicide::Forbidden);
+        // Where suicide is allowed, a stone in White's eye is a move.
+        assert_uniform(&mut b, Color::Black, Suicide::Allowed);
+        assert!(playable(&b, Color::Black, Suicide::Allowed).contains(&gtp(&b, "D1")));
+    }
+
+    #[test]
+    fn an_eye_where_a_stone_captures_is_a_candidate() {
+        // White's group has one liberty, its eye at D1: black may take it.
+        let mut b = board(
+            "
+            . . . . .
+            . . . . .
+            X X X X X
+            . X O O O
+            X X O . O",
+        );
+        assert!(playable(&b, Color::Black, Suicide::Forbidden).contains(&gtp(&b, "D1")));
+        assert_uniform(&mut b, Color::Black, Suicide::Forbidden);
+        b.grid.audit(&points(&b)).unwrap();
+        // Taking it makes D1 a plain point again and lists nothing wrong.
+        let d1 = gtp(&b, "D1");
+        assert_eq!(b.play_as(d1, Color::Black, Suicide::Forbidden), 5);
+        b.grid.audit(&points(&b)).unwrap();
+    }
+
+    fn points(board: &Board) -> Vec<PointIndex> {
+        board.size().points().map(|p| board.index(p)).collect()
+    }
+
+    mod bookkeeping {
+        use proptest::prelude::*;
+
+        use super::*;
+
+        fn sizes() -> impl Strategy<Value = u32> {
+            prop::sample::select(vec![2, 3, 4, 5, 7, 9, 13, 19])
+        }
+
+        fn rules() -> impl Strategy<Value = Suicide> {
+            prop::sample::select(vec![
+                Suicide::Forbidden,
+                Suicide::MultiStoneOnly,
+                Suicide::Allowed,
+            ])
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(48))]
+
+            /// Random games mixing the playout's move choice with any legal
+            /// move (own eyes filled, suicides where allowed): after every
+            /// move the grid's incremental state equals a recount.
+            #[test]
+            fn eyes_runs_and_words_stay_exact(size in sizes(), rule in rules(), seed: u64) {
+                let size = BoardSize::new(size).unwrap();
+                let mut board = Board::new(size);
+                let points = points(&board);
+                let mut rng = fastrand::Rng::with_seed(seed);
+                let mut c = Color::Black;
+                let mut passes = 0;
+                for _ in 0..3 * size.area() {
+                    let choice = if rng.bool() {
+                        board.choose(c, rule, &mut rng)
+                    } else {
+                        let legal: Vec<_> = board
+                            .empty_points()
+                            .iter()
+                            .copied()
+                            .filter(|&i| board.is_legal(i, c, rule))
+                            .collect();
+                        (!legal.is_empty()).then(|| legal[rng.usize(..legal.len())])
+                    };
+                    prop_assert_eq!(board.grid.audit(&points), Ok(()));
+                    match choice {
+                        Some(i) => {
+                            prop_assert!(board.is_legal(i, c, rule));
+                            board.play_as(i, c, rule);
+                            passes = 0;
+                        }
+                        None => {
+                            board.clear_ko();
+                            passes += 1;
+                            if passes == 2 {
+                                break;
+                            }
+                        }
+                    }
+                    prop_assert_eq!(board.grid.audit(&points), Ok(()));
+                    c = c.opponent();
+                }
+            }
+        }
     }
 }
