@@ -2,6 +2,7 @@
 //! mover's own single-point eye, until both pass. The speed benchmark of the
 //! board, and the raw material of ownership estimates.
 
+use crate::board::{AnyStride, FixedStride, Stride};
 use crate::{Board, Color, PointIndex, Suicide};
 
 /// How a playout ended.
@@ -28,15 +29,36 @@ pub fn light_playout(
     max_moves: usize,
     rng: &mut fastrand::Rng,
 ) -> PlayoutEnd {
-    // One copy of the loop per suicide rule, each with the rule a constant.
-    match suicide {
-        Suicide::Forbidden => playout(board, to_move, Suicide::Forbidden, max_moves, rng),
-        Suicide::MultiStoneOnly => playout(board, to_move, Suicide::MultiStoneOnly, max_moves, rng),
-        Suicide::Allowed => playout(board, to_move, Suicide::Allowed, max_moves, rng),
+    // One copy of the loop per usual board size, each with the stride a
+    // constant, and per suicide rule, each with the rule a constant.
+    match board.size().get() {
+        9 => by_rule(board, to_move, suicide, max_moves, rng, FixedStride::<10>),
+        13 => by_rule(board, to_move, suicide, max_moves, rng, FixedStride::<14>),
+        19 => by_rule(board, to_move, suicide, max_moves, rng, FixedStride::<20>),
+        _ => by_rule(board, to_move, suicide, max_moves, rng, AnyStride),
     }
 }
 
-/// [`light_playout`] under one suicide rule, inlined into each arm.
+/// [`light_playout`] on a board of stride `st`, one copy per suicide rule.
+#[inline(always)]
+fn by_rule(
+    board: &mut Board,
+    to_move: Color,
+    suicide: Suicide,
+    max_moves: usize,
+    rng: &mut fastrand::Rng,
+    st: impl Stride,
+) -> PlayoutEnd {
+    match suicide {
+        Suicide::Forbidden => playout(board, to_move, Suicide::Forbidden, max_moves, rng, st),
+        Suicide::MultiStoneOnly => {
+            playout(board, to_move, Suicide::MultiStoneOnly, max_moves, rng, st)
+        }
+        Suicide::Allowed => playout(board, to_move, Suicide::Allowed, max_moves, rng, st),
+    }
+}
+
+/// [`light_playout`] under one suicide rule and stride, inlined into each arm.
 #[inline(always)]
 fn playout(
     board: &mut Board,
@@ -44,6 +66,7 @@ fn playout(
     suicide: Suicide,
     max_moves: usize,
     rng: &mut fastrand::Rng,
+    st: impl Stride,
 ) -> PlayoutEnd {
     let mut run = Run {
         passes: 0,
@@ -51,17 +74,17 @@ fn playout(
         max_moves,
     };
     if to_move == Color::White && run.goes_on() {
-        run.turn(board, Color::White, suicide, rng);
+        run.turn(board, Color::White, suicide, rng, st);
     }
     loop {
         if !run.goes_on() {
             return run.end(Color::Black);
         }
-        run.turn(board, Color::Black, suicide, rng);
+        run.turn(board, Color::Black, suicide, rng, st);
         if !run.goes_on() {
             return run.end(Color::White);
         }
-        run.turn(board, Color::White, suicide, rng);
+        run.turn(board, Color::White, suicide, rng, st);
     }
 }
 
@@ -81,10 +104,17 @@ impl Run {
 
     /// One turn of `c`: a random candidate, or a pass (which lifts the ko ban).
     #[inline(always)]
-    fn turn(&mut self, board: &mut Board, c: Color, suicide: Suicide, rng: &mut fastrand::Rng) {
-        match board.choose(c, suicide, rng) {
+    fn turn(
+        &mut self,
+        board: &mut Board,
+        c: Color,
+        suicide: Suicide,
+        rng: &mut fastrand::Rng,
+        st: impl Stride,
+    ) {
+        match board.choose(c, suicide, rng, st) {
             Some(i) => {
-                board.play_as(i, c, suicide);
+                board.play_as(i, c, suicide, st);
                 self.passes = 0;
                 self.moves += 1;
             }

@@ -15,8 +15,8 @@
 
 use super::PointIndex;
 use super::grid::{
-    BLACK, EMPTY, EYE_CAPTURABLE, Grid, Slot, WHITE, atari_point, code, diagonal_eye_unit, lib_key,
-    libs_in_atari, libs_only_at, nbr_field,
+    AnyStride, BLACK, EMPTY, EYE_CAPTURABLE, Grid, Slot, Stride, WHITE, atari_point, code,
+    diagonal_eye_unit, lib_key, libs_in_atari, libs_only_at, nbr_field,
 };
 use crate::Color;
 
@@ -88,14 +88,14 @@ impl Grid {
         let only_key = lib_key(e.get());
         let mut capturable = false;
         let at = Slot::of(e);
-        for n in self.neighbour_slots(at) {
+        for n in self.neighbour_slots(at, AnyStride) {
             let cell = self.cells[n];
             let h = usize::from(cell.head);
             let own = cell.content == owner;
             capturable |= own & libs_only_at(self.libs[h], only_key);
             self.eye_libs[h] = self.eye_libs[h].wrapping_add(key & u64::from(own).wrapping_neg());
         }
-        for d in self.diagonal_slots(at) {
+        for d in self.diagonal_slots(at, AnyStride) {
             self.nbrs[d] = self.nbrs[d].wrapping_add(unit);
         }
         capturable
@@ -127,10 +127,12 @@ impl Grid {
     /// chain around it has no other liberty.
     pub(super) fn capturable_at(&self, e: PointIndex, x: Color) -> bool {
         let key = lib_key(e.get());
-        self.neighbour_slots(Slot::of(e)).iter().any(|&n| {
-            let cell = self.cells[n];
-            cell.content == code(x) && libs_only_at(self.libs[usize::from(cell.head)], key)
-        })
+        self.neighbour_slots(Slot::of(e), AnyStride)
+            .iter()
+            .any(|&n| {
+                let cell = self.cells[n];
+                cell.content == code(x) && libs_only_at(self.libs[usize::from(cell.head)], key)
+            })
     }
 
     /// Puts the eyes right after stones `captured[from..]` left the board,
@@ -142,7 +144,7 @@ impl Grid {
     pub(super) fn after_removal(&mut self, from: usize, gainer: Color, had_eyes: bool) {
         if had_eyes {
             for k in from..self.captured_count {
-                for n in self.neighbour_slots(Slot::of(self.captured[k])) {
+                for n in self.neighbour_slots(Slot::of(self.captured[k]), AnyStride) {
                     if self.cells[n].eye != 0 {
                         self.uneye(n.point());
                     }
@@ -171,8 +173,10 @@ impl Grid {
     /// spoils (a second opponent diagonal, or one on the edge) are plain now.
     #[cold]
     pub(super) fn spoil_diagonal_eyes(&mut self, i: PointIndex, x: Color) {
-        for d in self.diagonal_slots(Slot::of(i)) {
-            if self.cells[d].eye & 3 == code(x) && !self.diagonals_allow_eye(d.point(), x) {
+        for d in self.diagonal_slots(Slot::of(i), AnyStride) {
+            if self.cells[d].eye & 3 == code(x)
+                && !self.diagonals_allow_eye(d.point(), x, AnyStride)
+            {
                 self.uneye(d.point());
             }
         }
@@ -232,7 +236,12 @@ impl Grid {
     /// empty neighbour, among its owner's eyes if it is a true eye; returns
     /// the owner.
     #[inline]
-    pub(super) fn list_if_eye(&mut self, i: PointIndex, word: u64) -> Option<Color> {
+    pub(super) fn list_if_eye(
+        &mut self,
+        i: PointIndex,
+        word: u64,
+        st: impl Stride,
+    ) -> Option<Color> {
         let owner = if word & nbr_field(WHITE) == 0 {
             Color::Black
         } else if word & nbr_field(BLACK) == 0 {
@@ -240,7 +249,7 @@ impl Grid {
         } else {
             return None;
         };
-        self.diagonals_allow_eye(i, owner).then(|| {
+        self.diagonals_allow_eye(i, owner, st).then(|| {
             self.make_eye(i, owner);
             owner
         })
@@ -319,14 +328,14 @@ impl Grid {
         for &i in points {
             let at = Slot::of(i);
             let mut word = 0u64;
-            for n in self.neighbour_slots(at) {
+            for n in self.neighbour_slots(at, AnyStride) {
                 let content = self.cells[n].content;
                 word = word.wrapping_add(nbr_unit(content, n.point().get()));
                 if content == BORDER {
                     word |= NBR_EDGE;
                 }
             }
-            for d in self.diagonal_slots(at) {
+            for d in self.diagonal_slots(at, AnyStride) {
                 let eye = self.cells[d].eye & 3;
                 if eye != 0 && self.cells[d].content == EMPTY {
                     word = word.wrapping_add(diagonal_eye_unit(eye));
@@ -342,7 +351,7 @@ impl Grid {
             if content != EMPTY && self.head(i) == i.get() {
                 let mut eye_libs = 0u64;
                 for s in points.iter().copied().filter(|&s| self.head(s) == i.get()) {
-                    for n in self.neighbour_slots(Slot::of(s)) {
+                    for n in self.neighbour_slots(Slot::of(s), AnyStride) {
                         if self.cells[n].content == EMPTY && self.cells[n].eye & 3 == content {
                             eye_libs += lib_key(n.point().get());
                         }

@@ -231,6 +231,38 @@ impl Slot {
     }
 }
 
+/// The distance between rows of cells, a neighbour's offset: a constant
+/// for the usual board sizes, so light playouts compile their neighbours'
+/// offsets into the instructions, or the grid's own for any size.
+pub(crate) trait Stride: Copy {
+    /// The stride, given the grid's own.
+    fn of(self, stride: u16) -> usize;
+}
+
+/// The stride of a board of `S − 1` points a side.
+#[derive(Clone, Copy)]
+pub(crate) struct FixedStride<const S: usize>;
+
+impl<const S: usize> Stride for FixedStride<S> {
+    #[inline(always)]
+    fn of(self, stride: u16) -> usize {
+        const { assert!(S < MARGIN) };
+        debug_assert_eq!(usize::from(stride), S);
+        S
+    }
+}
+
+/// The grid's own stride, whatever the board's size.
+#[derive(Clone, Copy)]
+pub(crate) struct AnyStride;
+
+impl Stride for AnyStride {
+    #[inline(always)]
+    fn of(self, stride: u16) -> usize {
+        usize::from(stride) & (MARGIN - 1)
+    }
+}
+
 /// A per-cell array sized for the largest board. Indexed by cell number
 /// (masked into range, so with no bounds check) or by [`Slot`].
 #[derive(Clone)]
@@ -410,8 +442,8 @@ impl Grid {
 
     /// The slots of the four orthogonal neighbours of `at`.
     #[inline(always)]
-    pub(super) fn neighbour_slots(&self, at: Slot) -> [Slot; 4] {
-        let s = usize::from(self.stride) & (MARGIN - 1);
+    pub(super) fn neighbour_slots(&self, at: Slot, st: impl Stride) -> [Slot; 4] {
+        let s = st.of(self.stride);
         [
             Slot(at.0 - s),
             Slot(at.0 - 1),
@@ -422,8 +454,8 @@ impl Grid {
 
     /// The slots of the four diagonal neighbours of `at`.
     #[inline(always)]
-    pub(super) fn diagonal_slots(&self, at: Slot) -> [Slot; 4] {
-        let s = usize::from(self.stride) & (MARGIN - 1);
+    pub(super) fn diagonal_slots(&self, at: Slot, st: impl Stride) -> [Slot; 4] {
+        let s = st.of(self.stride);
         [
             Slot(at.0 - s - 1),
             Slot(at.0 - s + 1),
@@ -475,7 +507,7 @@ impl Grid {
     /// stone's cell becomes a plain point and a liberty of the adjacent
     /// opponent chains, added without branches (masked by content). The
     /// eyes around are put right by [`Grid::after_removal`].
-    fn remove_chain(&mut self, i: PointIndex) -> usize {
+    fn remove_chain(&mut self, i: PointIndex, st: impl Stride) -> usize {
         let content = self.cells[i.get()].content;
         let other = content ^ (BLACK ^ WHITE);
         let color = if content == BLACK {
@@ -498,7 +530,7 @@ impl Grid {
             count += 1;
             let key = lib_key(p.get());
             let delta = key.wrapping_sub(colour_unit);
-            for n in self.neighbour_slots(ps) {
+            for n in self.neighbour_slots(ps, st) {
                 self.nbrs[n] = self.nbrs[n].wrapping_add(delta);
                 let cell = &self.cells[n];
                 let head = usize::from(cell.head);
@@ -565,6 +597,7 @@ impl Grid {
         c: Color,
         suicide: Suicide,
         rng: &mut fastrand::Rng,
+        st: impl Stride,
     ) -> Option<PointIndex> {
         for _ in 0..DRAWS {
             let plain = self.empty_count - self.eye_end;
@@ -587,10 +620,10 @@ impl Grid {
             if has_empty_nbr(word) {
                 return Some(i);
             }
-            if self.cells[Slot::of(i)].eye == 0 && self.list_if_eye(i, word) == Some(c) {
+            if self.cells[Slot::of(i)].eye == 0 && self.list_if_eye(i, word, st) == Some(c) {
                 continue;
             }
-            if self.playable_surrounded(i, c, suicide, word) {
+            if self.playable_surrounded(i, c, suicide, word, st) {
                 return Some(i);
             }
         }
@@ -648,7 +681,7 @@ impl Grid {
     pub(super) fn playable_non_eye(&self, i: PointIndex, c: Color, suicide: Suicide) -> bool {
         let word = self.nbrs[Slot::of(i)];
         has_empty_nbr(word)
-            || (!self.is_true_eye(i, c) && self.playable_surrounded(i, c, suicide, word))
+            || (!self.is_true_eye(i, c) && self.playable_surrounded(i, c, suicide, word, AnyStride))
     }
 
     /// Whether `c` may play at the empty point `i`, whose neighbour word is
@@ -661,6 +694,7 @@ impl Grid {
         c: Color,
         suicide: Suicide,
         word: u64,
+        st: impl Stride,
     ) -> bool {
         let ko = self.ko == ko_key(i, c);
         let suicide_ok = match suicide {
@@ -668,7 +702,7 @@ impl Grid {
             Suicide::MultiStoneOnly => word & nbr_field(code(c)) != 0,
             Suicide::Allowed => true,
         };
-        let gains = suicide_ok | self.surrounded_gains_liberty(i, c);
+        let gains = suicide_ok | self.surrounded_gains_liberty(i, c, st);
         // `gains && !ko` as one subtraction, so the caller branches once on
         // the answer: LLVM splits `a & b` into two jumps, each mispredicted.
         u32::from(gains).wrapping_sub(u32::from(ko)) == 1
@@ -685,11 +719,17 @@ impl Grid {
     /// left with only eye liberties; those, merges, and eyes on the
     /// diagonals that the stone may spoil follow behind one branch each.
     #[inline(always)]
-    pub(super) fn play_as(&mut self, i: PointIndex, c: Color, suicide: Suicide) -> usize {
+    pub(super) fn play_as(
+        &mut self,
+        i: PointIndex,
+        c: Color,
+        suicide: Suicide,
+        st: impl Stride,
+    ) -> usize {
         let me = code(c);
         let opp = me ^ (BLACK ^ WHITE);
         let at = Slot::of(i);
-        let ns = self.neighbour_slots(at);
+        let ns = self.neighbour_slots(at, st);
         self.captured_count = 0;
         if self.cells[at].eye != 0 {
             // A stone in an eye: a capture in the opponent's, or (never in
@@ -774,7 +814,7 @@ impl Grid {
                 // Two sides of one chain: the first removal empties the second.
                 if self.cells[n].content == opp {
                     eyes_taken |= self.eye_libs[usize::from(self.cells[n].head)];
-                    captured += self.remove_chain(n.point());
+                    captured += self.remove_chain(n.point(), st);
                 }
             }
             if captured > 0 {
@@ -796,7 +836,7 @@ impl Grid {
         self.ko = 0;
         if suicide != Suicide::Forbidden && self.has_no_liberty(i) {
             let had_eyes = self.eye_libs[self.head(i)] != 0;
-            let lost = self.remove_chain(i);
+            let lost = self.remove_chain(i, st);
             self.captures[c.opponent().index()] += lost as u32;
             self.after_removal(captured, c.opponent(), had_eyes);
             self.captured_count = captured;
@@ -824,11 +864,16 @@ impl Grid {
     /// counts as neither without a test: its head's [`BORDER_LIBS`] are
     /// never "only at `i`", and it is not `c`.
     #[inline]
-    pub(super) fn surrounded_gains_liberty(&self, i: PointIndex, c: Color) -> bool {
+    pub(super) fn surrounded_gains_liberty(
+        &self,
+        i: PointIndex,
+        c: Color,
+        st: impl Stride,
+    ) -> bool {
         let me = code(c);
         let key = lib_key(i.get());
         let mut gains = false;
-        for n in self.neighbour_slots(Slot::of(i)) {
+        for n in self.neighbour_slots(Slot::of(i), st) {
             let cell = &self.cells[n];
             let only_here = libs_only_at(self.libs[usize::from(cell.head)], key);
             gains |= (cell.content == me) != only_here;
@@ -840,11 +885,11 @@ impl Grid {
     /// opponent stone on the diagonals, none on the edge (where a neighbour
     /// is off the board, so is a diagonal).
     #[inline]
-    pub(super) fn diagonals_allow_eye(&self, i: PointIndex, c: Color) -> bool {
+    pub(super) fn diagonals_allow_eye(&self, i: PointIndex, c: Color, st: impl Stride) -> bool {
         let opp = code(c.opponent());
         let at = Slot::of(i);
         let bad: u16 = self
-            .diagonal_slots(at)
+            .diagonal_slots(at, st)
             .iter()
             .map(|&d| u16::from(self.cells[d].content == opp))
             .sum();
@@ -859,7 +904,7 @@ impl Grid {
         let word = self.nbrs[Slot::of(i)];
         !has_empty_nbr(word)
             && word & nbr_field(code(c.opponent())) == 0
-            && self.diagonals_allow_eye(i, c)
+            && self.diagonals_allow_eye(i, c, AnyStride)
     }
 }
 

@@ -24,6 +24,7 @@ mod grid;
 
 use std::fmt;
 
+pub(crate) use self::grid::{AnyStride, FixedStride, Stride};
 use self::grid::{
     BLACK, BORDER, EMPTY, Grid, NBR_EDGE, WHITE, code, has_empty_nbr, ko_key, lib_count, lib_sum,
     libs_in_atari, nbr_unit,
@@ -389,7 +390,8 @@ impl Board {
     /// chain whose last liberty is `i`.
     #[inline]
     fn gains_liberty(&self, i: PointIndex, c: Color) -> bool {
-        has_empty_nbr(self.grid.nbrs[i.get()]) || self.grid.surrounded_gains_liberty(i, c)
+        has_empty_nbr(self.grid.nbrs[i.get()])
+            || self.grid.surrounded_gains_liberty(i, c, AnyStride)
     }
 
     /// Whether `i` is an eye of `c` in the playout sense: every neighbour is
@@ -456,7 +458,7 @@ impl Board {
     /// playouts check legality while choosing).
     #[inline]
     pub fn play_unchecked(&mut self, i: PointIndex, c: Color) -> usize {
-        self.grid.play_as(i, c, Suicide::Allowed)
+        self.grid.play_as(i, c, Suicide::Allowed, AnyStride)
     }
 
     /// [`play_unchecked`](Self::play_unchecked) of a move legal under
@@ -464,8 +466,14 @@ impl Board {
     /// colour and rule, so the colour's codes, shifts and hash keys fold into
     /// the instructions, and where suicide is forbidden the test for it goes.
     #[inline(always)]
-    pub(crate) fn play_as(&mut self, i: PointIndex, c: Color, suicide: Suicide) -> usize {
-        self.grid.play_as(i, c, suicide)
+    pub(crate) fn play_as(
+        &mut self,
+        i: PointIndex,
+        c: Color,
+        suicide: Suicide,
+        st: impl Stride,
+    ) -> usize {
+        self.grid.play_as(i, c, suicide, st)
     }
 
     /// A uniformly random point where `c` may play under `suicide` (simple
@@ -480,8 +488,9 @@ impl Board {
         c: Color,
         suicide: Suicide,
         rng: &mut fastrand::Rng,
+        st: impl Stride,
     ) -> Option<PointIndex> {
-        self.grid.choose(c, suicide, rng)
+        self.grid.choose(c, suicide, rng, st)
     }
 
     /// [`choose`](Self::choose) by counting the playable candidates first.
@@ -939,7 +948,7 @@ mod tests {
         let mut rng = fastrand::Rng::with_seed(11);
         let mut seen = std::collections::BTreeMap::new();
         for _ in 0..times {
-            let i = board.choose(c, suicide, &mut rng).unwrap();
+            let i = board.choose(c, suicide, &mut rng, AnyStride).unwrap();
             *seen.entry(i).or_insert(0) += 1;
         }
         seen
@@ -1009,7 +1018,10 @@ mod tests {
         b.grid.audit(&points(&b)).unwrap();
         // Taking it makes D1 a plain point again and lists nothing wrong.
         let d1 = gtp(&b, "D1");
-        assert_eq!(b.play_as(d1, Color::Black, Suicide::Forbidden), 5);
+        assert_eq!(
+            b.play_as(d1, Color::Black, Suicide::Forbidden, AnyStride),
+            5
+        );
         b.grid.audit(&points(&b)).unwrap();
     }
 
@@ -1039,46 +1051,65 @@ mod tests {
 
             /// Random games mixing the playout's move choice with any legal
             /// move (own eyes filled, suicides where allowed): after every
-            /// move the grid's incremental state equals a recount.
+            /// move the grid's incremental state equals a recount. The usual
+            /// sizes run with their fixed stride, as light playouts do.
             #[test]
             fn eyes_runs_and_words_stay_exact(size in sizes(), rule in rules(), seed: u64) {
                 let size = BoardSize::new(size).unwrap();
-                let mut board = Board::new(size);
-                let points = points(&board);
-                let mut rng = fastrand::Rng::with_seed(seed);
-                let mut c = Color::Black;
-                let mut passes = 0;
-                for _ in 0..3 * size.area() {
-                    let choice = if rng.bool() {
-                        board.choose(c, rule, &mut rng)
-                    } else {
-                        let legal: Vec<_> = board
-                            .empty_points()
-                            .iter()
-                            .copied()
-                            .filter(|&i| board.is_legal(i, c, rule))
-                            .collect();
-                        (!legal.is_empty()).then(|| legal[rng.usize(..legal.len())])
-                    };
-                    prop_assert_eq!(board.grid.audit(&points), Ok(()));
-                    match choice {
-                        Some(i) => {
-                            prop_assert!(board.is_legal(i, c, rule));
-                            board.play_as(i, c, rule);
-                            passes = 0;
+                let result = match size.get() {
+                    9 => random_game(size, rule, seed, FixedStride::<10>),
+                    13 => random_game(size, rule, seed, FixedStride::<14>),
+                    19 => random_game(size, rule, seed, FixedStride::<20>),
+                    _ => random_game(size, rule, seed, AnyStride),
+                };
+                prop_assert_eq!(result, Ok(()));
+            }
+        }
+
+        fn random_game(
+            size: BoardSize,
+            rule: Suicide,
+            seed: u64,
+            st: impl Stride,
+        ) -> Result<(), String> {
+            let mut board = Board::new(size);
+            let points = points(&board);
+            let mut rng = fastrand::Rng::with_seed(seed);
+            let mut c = Color::Black;
+            let mut passes = 0;
+            for _ in 0..3 * size.area() {
+                let choice = if rng.bool() {
+                    board.choose(c, rule, &mut rng, st)
+                } else {
+                    let legal: Vec<_> = board
+                        .empty_points()
+                        .iter()
+                        .copied()
+                        .filter(|&i| board.is_legal(i, c, rule))
+                        .collect();
+                    (!legal.is_empty()).then(|| legal[rng.usize(..legal.len())])
+                };
+                board.grid.audit(&points)?;
+                match choice {
+                    Some(i) => {
+                        if !board.is_legal(i, c, rule) {
+                            return Err(format!("chose the illegal {:?}", board.point(i)));
                         }
-                        None => {
-                            board.clear_ko();
-                            passes += 1;
-                            if passes == 2 {
-                                break;
-                            }
+                        board.play_as(i, c, rule, st);
+                        passes = 0;
+                    }
+                    None => {
+                        board.clear_ko();
+                        passes += 1;
+                        if passes == 2 {
+                            break;
                         }
                     }
-                    prop_assert_eq!(board.grid.audit(&points), Ok(()));
-                    c = c.opponent();
                 }
+                board.grid.audit(&points)?;
+                c = c.opponent();
             }
+            Ok(())
         }
     }
 }
