@@ -51,22 +51,38 @@ const fn lib_key_of(l: usize) -> u64 {
     (1 << LIB_COUNT_SHIFT) | (l << LIB_SUM_SHIFT) | (l * l)
 }
 
-/// [`lib_key_of`] for every cell: one load instead of a multiply and three
-/// bit operations on the hot path.
-static LIB_KEYS: [u64; CELLS] = {
-    let mut keys = [0; CELLS];
+/// [`lib_key_of`] for every cell, by [`Slot`]: one load instead of a
+/// multiply and three bit operations on the hot path.
+static LIB_KEYS: [u64; SLOTS] = {
+    let mut keys = [0; SLOTS];
     let mut l = 0;
     while l < CELLS {
-        keys[l] = lib_key_of(l);
+        keys[l + MARGIN] = lib_key_of(l);
         l += 1;
     }
     keys
 };
 
+/// What a stone of each colour (by [`Color::index`]) at a cell, by
+/// [`Slot`], adds to its neighbours' words: one more neighbour of its colour
+/// and one fewer empty one. A table, so the hot loop adds one loaded value
+/// rather than two (the compiler splits a computed difference into both).
+static STONE_DELTAS: [[u64; SLOTS]; 2] = {
+    let mut deltas = [[0; SLOTS]; 2];
+    let mut l = 0;
+    while l < CELLS {
+        let key = lib_key_of(l);
+        deltas[0][l + MARGIN] = (1u64 << NBR_BLACK_SHIFT).wrapping_sub(key);
+        deltas[1][l + MARGIN] = (1u64 << NBR_WHITE_SHIFT).wrapping_sub(key);
+        l += 1;
+    }
+    deltas
+};
+
 /// What one pseudo-liberty at cell `l` adds to a chain's packed liberties.
 #[inline]
 pub(super) fn lib_key(l: usize) -> u64 {
-    LIB_KEYS[l & (CELLS - 1)]
+    LIB_KEYS[(l & (CELLS - 1)) + MARGIN]
 }
 
 /// Whether a chain with packed liberties `libs` that touches the empty cell
@@ -228,6 +244,18 @@ impl Slot {
     #[inline(always)]
     pub(super) fn point(self) -> PointIndex {
         PointIndex(self.0.wrapping_sub(MARGIN) as u16)
+    }
+
+    /// [`lib_key`] of this cell.
+    #[inline(always)]
+    pub(super) fn key(self) -> u64 {
+        LIB_KEYS[self.0]
+    }
+
+    /// What a stone of `c` here adds to its neighbours' words.
+    #[inline(always)]
+    fn stone_delta(self, c: Color) -> u64 {
+        STONE_DELTAS[c.index()][self.0]
     }
 }
 
@@ -515,7 +543,6 @@ impl Grid {
         } else {
             Color::White
         };
-        let colour_unit = nbr_unit(content, 0);
         let mut s = i.0;
         let mut count = 0;
         loop {
@@ -528,8 +555,8 @@ impl Grid {
             self.captured[self.captured_count] = p;
             self.captured_count += 1;
             count += 1;
-            let key = lib_key(p.get());
-            let delta = key.wrapping_sub(colour_unit);
+            let key = ps.key();
+            let delta = ps.stone_delta(color).wrapping_neg();
             for n in self.neighbour_slots(ps, st) {
                 self.nbrs[n] = self.nbrs[n].wrapping_add(delta);
                 let cell = &self.cells[n];
@@ -738,10 +765,10 @@ impl Grid {
         }
         self.remove_plain(i);
         self.hash ^= zobrist::key(c, i.get());
-        let key = lib_key(i.get());
+        let key = at.key();
         let word = self.nbrs[at];
         let libs = word & NBR_KEYS;
-        let delta = nbr_unit(me, 0).wrapping_sub(key);
+        let delta = at.stone_delta(c);
         // The chain the stone joins: an own neighbour's, else its own. With
         // two own neighbours or more they may be in different chains: the
         // word's count says so before the loop, in one test that resolves
@@ -871,9 +898,10 @@ impl Grid {
         st: impl Stride,
     ) -> bool {
         let me = code(c);
-        let key = lib_key(i.get());
+        let at = Slot::of(i);
+        let key = at.key();
         let mut gains = false;
-        for n in self.neighbour_slots(Slot::of(i), st) {
+        for n in self.neighbour_slots(at, st) {
             let cell = &self.cells[n];
             let only_here = libs_only_at(self.libs[usize::from(cell.head)], key);
             gains |= (cell.content == me) != only_here;
