@@ -775,7 +775,11 @@ impl Grid {
         // early (a flag accumulated in the loop becomes a chain of jumps).
         let mut join = i.get();
         let may_merge = word & nbr_field(me) >= 2 * (nbr_field(me) & nbr_field(me).wrapping_neg());
-        let mut opponent_events = false;
+        // Zero exactly when some opponent neighbour's chain was left with
+        // liberties at its eyes alone (none at all: captured): the least of
+        // the neighbours' differences, as a number, so the compiler keeps no
+        // flag per neighbour.
+        let mut opponent_events = u64::MAX;
         for n in ns {
             let cell = self.cells[n];
             let content = cell.content;
@@ -792,7 +796,8 @@ impl Grid {
             // that touches `i` from several sides gets there at its last.
             let after = chain.wrapping_sub(key & mask(is_own | is_opp));
             self.libs[head] = after;
-            opponent_events |= is_opp & (after == chain_eye_libs);
+            let not_opp = u64::from(is_opp).wrapping_sub(1);
+            opponent_events = opponent_events.min((after ^ chain_eye_libs) | not_opp);
         }
         let cell = &mut self.cells[at];
         cell.content = me;
@@ -826,7 +831,7 @@ impl Grid {
         }
 
         let mut captured = 0;
-        if opponent_events {
+        if opponent_events == 0 {
             let mut dead = 0u32;
             for (k, &n) in ns.iter().enumerate() {
                 let cell = self.cells[n];
