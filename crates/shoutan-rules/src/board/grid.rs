@@ -29,12 +29,6 @@ pub(super) const fn code(c: Color) -> u8 {
     }
 }
 
-/// All ones when `b`, else zero: selects a value without a branch.
-#[inline]
-const fn mask(b: bool) -> u64 {
-    (b as u64).wrapping_neg()
-}
-
 /// Bit positions of the packed pseudo-liberty fields: the sum of squares in
 /// bits 0..32, the sum in bits 32..52 and the count in bits 52..64. On the
 /// largest board (25×25, cells below 2¹⁰) a chain touches at most 1200
@@ -211,11 +205,6 @@ impl Cell {
         eye: 0,
     };
 }
-
-/// The packed liberties of border cells (border heads are cell 0, itself a
-/// border cell): a value no chain has (no liberty, yet a sum of squares), so
-/// a chain test on a border neighbour comes out false without a mask.
-const BORDER_LIBS: u64 = 1;
 
 /// Cells sit this far inside their arrays (more than the widest stride),
 /// so a neighbour or diagonal of a [`Slot`] is in bounds by construction.
@@ -413,7 +402,7 @@ impl Grid {
             captured_count: 0,
             cells: CellArray([Cell::BORDER; SLOTS]),
             nbrs: CellArray([0; SLOTS]),
-            libs: CellArray([BORDER_LIBS; SLOTS]),
+            libs: CellArray([0; SLOTS]),
             eye_libs: CellArray([0; SLOTS]),
             chain_stones: CellArray([0; SLOTS]),
             slots: CellArray([0; SLOTS]),
@@ -532,12 +521,13 @@ impl Grid {
     }
 
     /// Removes the chain through `i`; returns how many stones it had. Each
-    /// stone's cell becomes a plain point and a liberty of the adjacent
-    /// opponent chains, added without branches (masked by content). The
-    /// eyes around are put right by [`Grid::after_removal`].
+    /// stone's cell becomes a plain point, its own head, and a liberty of the
+    /// adjacent opponent chains, added without branches or masks: the other
+    /// neighbours are the border or empty (their own heads, whose `libs`
+    /// nothing reads) or stones of the chain going. The eyes around are put
+    /// right by [`Grid::after_removal`].
     fn remove_chain(&mut self, i: PointIndex, st: impl Stride) -> usize {
         let content = self.cells[i.get()].content;
-        let other = content ^ (BLACK ^ WHITE);
         let color = if content == BLACK {
             Color::Black
         } else {
@@ -550,6 +540,7 @@ impl Grid {
             let ps = Slot::of(p);
             let next = self.cells[ps].next;
             self.cells[ps].content = EMPTY;
+            self.cells[ps].head = s;
             self.hash ^= zobrist::key(color, p.get());
             self.push_plain(p);
             self.captured[self.captured_count] = p;
@@ -559,10 +550,8 @@ impl Grid {
             let delta = ps.stone_delta(color).wrapping_neg();
             for n in self.neighbour_slots(ps, st) {
                 self.nbrs[n] = self.nbrs[n].wrapping_add(delta);
-                let cell = &self.cells[n];
-                let head = usize::from(cell.head);
-                let gains = mask(cell.content == other);
-                self.libs[head] += key & gains;
+                let head = usize::from(self.cells[n].head);
+                self.libs[head] = self.libs[head].wrapping_add(key);
             }
             s = next;
             if s == i.0 {
@@ -790,11 +779,12 @@ impl Grid {
             let is_own = content == me;
             let is_opp = content == opp;
             join = if is_own { head } else { join };
-            // An empty or border cell's head is stale: the content masks it
-            // out. An opponent chain left with no liberty but at its eyes is
+            // An empty or border cell is its own head: the key taken from its
+            // `libs` goes where nothing reads it, so no mask is needed. An
+            // opponent chain left with no liberty but at its eyes is
             // captured (none at all) or may have a capturable eye; a chain
             // that touches `i` from several sides gets there at its last.
-            let after = chain.wrapping_sub(key & mask(is_own | is_opp));
+            let after = chain.wrapping_sub(key);
             self.libs[head] = after;
             let not_opp = u64::from(is_opp).wrapping_sub(1);
             opponent_events = opponent_events.min((after ^ chain_eye_libs) | not_opp);
@@ -891,10 +881,8 @@ impl Grid {
     }
 
     /// [`Board::gains_liberty`](super::Board) for a point with no empty
-    /// neighbour (whose stale head would mislead the test): an own chain not
-    /// in atari at `i`, or an opponent chain that is. A border neighbour
-    /// counts as neither without a test: its head's [`BORDER_LIBS`] are
-    /// never "only at `i`", and it is not `c`.
+    /// neighbour: an own chain not in atari at `i`, or an opponent chain
+    /// that is (a border neighbour, its own head, is neither).
     #[inline]
     pub(super) fn surrounded_gains_liberty(
         &self,
@@ -903,13 +891,14 @@ impl Grid {
         st: impl Stride,
     ) -> bool {
         let me = code(c);
+        let opp = code(c.opponent());
         let at = Slot::of(i);
         let key = at.key();
         let mut gains = false;
         for n in self.neighbour_slots(at, st) {
             let cell = &self.cells[n];
             let only_here = libs_only_at(self.libs[usize::from(cell.head)], key);
-            gains |= (cell.content == me) != only_here;
+            gains |= ((cell.content == me) & !only_here) | ((cell.content == opp) & only_here);
         }
         gains
     }

@@ -117,6 +117,11 @@ impl Board {
             used,
             grid: Grid::boxed(stride as u16),
         };
+        // Every cell its own head: the empty and border cells never change
+        // that, so a stone's update of its neighbours' chains needs no mask.
+        for cell in 0..used {
+            board.grid.cells[cell].head = cell as u16;
+        }
         for p in size.points() {
             let i = board.index(p);
             board.grid.cells[i.get()].content = EMPTY;
@@ -544,14 +549,15 @@ impl Board {
         self.grid.ko = 0;
         for p in self.size.points() {
             let i = self.index(p);
-            self.grid.cells[i.get()].head = 0;
+            self.grid.cells[i.get()].head = i.0;
         }
+        let mut chained = CellSet::default();
         for p in self.size.points() {
             let i = self.index(p);
             if let Some(c) = self.stone(i) {
                 self.grid.hash ^= zobrist::key(c, i.get());
-                if self.grid.cells[i.get()].head == 0 {
-                    self.rebuild_chain(i);
+                if !chained.contains(i) {
+                    self.rebuild_chain(i, &mut chained);
                 }
             }
         }
@@ -560,18 +566,19 @@ impl Board {
             .forget_eyes(points.collect::<Vec<_>>().into_iter());
     }
 
-    fn rebuild_chain(&mut self, start: PointIndex) {
+    /// Links the chain through `start` (whose stones are not in `chained`)
+    /// and counts its liberties, with `start` as its head.
+    fn rebuild_chain(&mut self, start: PointIndex, chained: &mut CellSet) {
         let content = self.grid.cells[start.get()].content;
         let head = start.get();
         let mut stack = vec![start];
         let mut members = Vec::new();
-        self.grid.cells[head].head = start.0;
+        chained.insert(start);
         while let Some(s) = stack.pop() {
             members.push(s);
+            self.grid.cells[s.get()].head = start.0;
             for n in self.neighbors(s) {
-                if self.grid.cells[n.get()].content == content && self.grid.cells[n.get()].head == 0
-                {
-                    self.grid.cells[n.get()].head = start.0;
+                if self.grid.cells[n.get()].content == content && chained.insert(n) {
                     stack.push(n);
                 }
             }
