@@ -16,7 +16,7 @@
 use super::PointIndex;
 use super::grid::{
     AnyStride, BLACK, EMPTY, EYE_CAPTURABLE, Grid, Slot, Stride, WHITE, atari_point, code,
-    diagonal_eye_unit, lib_key, libs_in_atari, libs_only_at, nbr_field,
+    diagonal_eye_unit, has_empty_nbr, lib_key, libs_in_atari, libs_only_at, nbr_field,
 };
 use crate::Color;
 
@@ -149,6 +149,15 @@ impl Grid {
                         self.uneye(n.point());
                     }
                 }
+            }
+        }
+        // A stone taken alone leaves a point of the gainer's eye shape, most
+        // often an eye: listed now, rather than found by a draw later.
+        for k in from..self.captured_count {
+            let p = self.captured[k];
+            let word = self.nbrs[Slot::of(p)];
+            if !has_empty_nbr(word) && self.diagonals_allow_eye(p, gainer, AnyStride) {
+                self.make_eye(p, gainer);
             }
         }
         while self.capturable[gainer.index()] > 0 {
