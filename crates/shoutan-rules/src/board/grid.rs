@@ -821,6 +821,7 @@ impl Grid {
         }
 
         let mut captured = 0;
+        self.ko = 0;
         if opponent_events == 0 {
             let mut dead = 0u32;
             for (k, &n) in ns.iter().enumerate() {
@@ -842,6 +843,12 @@ impl Grid {
             if captured > 0 {
                 self.after_removal(0, c, eyes_taken != 0);
             }
+            // A ko: one stone taken by a lone stone left with one liberty
+            // (computed without a branch: its outcome is unpredictable).
+            let h = self.head(i);
+            let ko = (captured == 1) & (self.chain_stones[h] == 1) & (lib_count(self.libs[h]) == 1);
+            let ban = ko_key(self.captured[0], c.opponent());
+            self.ko = ban & u32::from(ko).wrapping_neg();
             // Opponent chains left with liberties at their eyes alone.
             let mut eye_bound = false;
             for n in ns {
@@ -855,18 +862,12 @@ impl Grid {
             }
         }
         self.captures[c.index()] += captured as u32;
-        self.ko = 0;
         if suicide != Suicide::Forbidden && self.has_no_liberty(i) {
             let had_eyes = self.eye_libs[self.head(i)] != 0;
             let lost = self.remove_chain(i, st);
             self.captures[c.opponent().index()] += lost as u32;
             self.after_removal(captured, c.opponent(), had_eyes);
             self.captured_count = captured;
-        } else if captured == 1 {
-            let h = self.head(i);
-            if self.chain_stones[h] == 1 && lib_count(self.libs[h]) == 1 {
-                self.ko = ko_key(self.captured[0], c.opponent());
-            }
         }
         if word & diagonal_eye_field(opp) != 0 {
             self.spoil_diagonal_eyes(i, c.opponent());
