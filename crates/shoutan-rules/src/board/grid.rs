@@ -190,6 +190,8 @@ pub(super) struct Cell {
     pub(super) head: u16,
     /// Next stone of the chain (circular).
     pub(super) next: u16,
+    /// At a chain's head: the number of stones.
+    pub(super) stones: u16,
     pub(super) content: u8,
     /// At an empty point that is a true eye: the colour code of its owner,
     /// with [`EYE_CAPTURABLE`] when a stone of the other colour there would
@@ -201,6 +203,7 @@ impl Cell {
     const BORDER: Cell = Cell {
         head: 0,
         next: 0,
+        stones: 0,
         content: BORDER,
         eye: 0,
     };
@@ -378,8 +381,6 @@ pub(super) struct Grid {
     /// When it is all of `libs` the chain has no other liberty, which is
     /// when one of its eyes can be capturable.
     pub(super) eye_libs: CellArray<u64>,
-    /// At a chain's head: the number of stones.
-    pub(super) chain_stones: CellArray<u16>,
     /// At an empty cell: its position in `empties`.
     pub(super) slots: CellArray<u16>,
     pub(super) empties: CellArray<PointIndex>,
@@ -404,7 +405,6 @@ impl Grid {
             nbrs: CellArray([0; SLOTS]),
             libs: CellArray([0; SLOTS]),
             eye_libs: CellArray([0; SLOTS]),
-            chain_stones: CellArray([0; SLOTS]),
             slots: CellArray([0; SLOTS]),
             empties: CellArray([PointIndex(0); SLOTS]),
             captured: CellArray([PointIndex(0); SLOTS]),
@@ -426,7 +426,6 @@ impl Grid {
         self.nbrs.copy_prefix(&other.nbrs, used);
         self.libs.copy_prefix(&other.libs, used);
         self.eye_libs.copy_prefix(&other.eye_libs, used);
-        self.chain_stones.copy_prefix(&other.chain_stones, used);
         self.slots.copy_prefix(&other.slots, used);
         self.empties.copy_prefix(&other.empties, other.empty_count);
         self.captured
@@ -564,7 +563,7 @@ impl Grid {
     /// Joins chain `b` into chain `a`, or `a` into `b` when `b` has more
     /// stones: the smaller chain's stones are relabelled.
     fn merge(&mut self, a: usize, b: usize) {
-        let (keep, gone) = if self.chain_stones[a] >= self.chain_stones[b] {
+        let (keep, gone) = if self.cells[a].stones >= self.cells[b].stones {
             (a, b)
         } else {
             (b, a)
@@ -578,7 +577,7 @@ impl Grid {
             self.cells[s].head = keep as u16;
             s = usize::from(self.cells[s].next);
         }
-        if self.chain_stones[gone] > 4 {
+        if self.cells[gone].stones > 4 {
             while s != gone {
                 self.cells[s].head = keep as u16;
                 s = usize::from(self.cells[s].next);
@@ -587,7 +586,7 @@ impl Grid {
         let (kn, gn) = (self.cells[keep].next, self.cells[gone].next);
         self.cells[keep].next = gn;
         self.cells[gone].next = kn;
-        self.chain_stones[keep] += self.chain_stones[gone];
+        self.cells[keep].stones += self.cells[gone].stones;
         self.libs[keep] += self.libs[gone];
         self.eye_libs[keep] += self.eye_libs[gone];
     }
@@ -792,7 +791,7 @@ impl Grid {
         let cell = &mut self.cells[at];
         cell.content = me;
         cell.next = i.0;
-        self.chain_stones[at] = 0;
+        self.cells[at].stones = 0;
         self.libs[at] = 0;
         self.eye_libs[at] = 0;
 
@@ -801,7 +800,7 @@ impl Grid {
         self.cells[at].head = join as u16;
         self.cells[at].next = self.cells[join].next;
         self.cells[join].next = i.0;
-        self.chain_stones[join] += 1;
+        self.cells[join].stones += 1;
         self.libs[join] += libs;
         // Own neighbours in other chains (rare): merge them.
         if may_merge {
@@ -846,7 +845,7 @@ impl Grid {
             // A ko: one stone taken by a lone stone left with one liberty
             // (computed without a branch: its outcome is unpredictable).
             let h = self.head(i);
-            let ko = (captured == 1) & (self.chain_stones[h] == 1) & (lib_count(self.libs[h]) == 1);
+            let ko = (captured == 1) & (self.cells[h].stones == 1) & (lib_count(self.libs[h]) == 1);
             let ban = ko_key(self.captured[0], c.opponent());
             self.ko = ban & u32::from(ko).wrapping_neg();
             // Opponent chains left with liberties at their eyes alone.

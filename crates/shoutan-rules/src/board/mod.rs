@@ -303,7 +303,7 @@ impl Board {
     #[inline]
     #[must_use]
     pub fn chain_len(&self, i: PointIndex) -> usize {
-        usize::from(self.grid.chain_stones[self.head(i)])
+        usize::from(self.grid.cells[self.head(i)].stones)
     }
 
     /// A chain's identity: equal for two stones exactly when they are connected.
@@ -583,7 +583,7 @@ impl Board {
                 }
             }
         }
-        self.grid.chain_stones[head] = members.len() as u16;
+        self.grid.cells[head].stones = members.len() as u16;
         self.grid.libs[head] = 0;
         for (k, &s) in members.iter().enumerate() {
             self.grid.cells[s.get()].next = members[(k + 1) % members.len()].0;
