@@ -1,17 +1,19 @@
-//! The true eyes in the empty list, kept exact as stones come and go, and
-//! among them the eyes where the opponent would capture: so the move choice
-//! of light playouts draws from points nearly all playable instead of
-//! testing eye after eye (most of the empty points late in a playout).
+//! The true eyes listed apart in the empty list, and among them the eyes
+//! where the opponent would capture: so the move choice of light playouts
+//! draws from points nearly all playable instead of testing eye after eye
+//! (most of the empty points late in a playout).
 //!
-//! An empty point's eye status changes only around a move or a capture:
-//! a stone can complete an eye shape of its colour at a neighbour, or spoil
-//! an opponent's eye on a diagonal; a stone removed gives its neighbours an
-//! empty neighbour, and can leave its own point, or a diagonal it spoiled,
-//! an eye of the capturer. An eye becomes capturable when a chain around it
-//! is left with that eye as its only liberty — which a move finds from the
-//! chains it touches, as their liberties outside their eyes run out — and
-//! stops being so when the eye goes or its chain gains a liberty, which
-//! only captures give.
+//! An eye is listed when a draw lands on it, or at once where a stone taken
+//! alone leaves one (most eyes come so); finding the others as a move makes
+//! them would cost every move more than the draws that find them later. A
+//! listed eye is always a true eye: it is taken off the list the moment it
+//! stops being one, which only a stone on its diagonal (spoiling it), a
+//! capture beside it (giving it an empty neighbour) or a stone on it can do.
+//! An eye becomes capturable when a chain around it is left with that eye as
+//! its only liberty — which a move finds from the chains it touches, as
+//! their liberties outside their eyes run out — and stops being so when the
+//! eye goes or its chain gains a liberty, which only captures give. Those
+//! marks are exact: a draw never needs to test an unmarked eye.
 
 use super::PointIndex;
 use super::grid::{
@@ -138,8 +140,9 @@ impl Grid {
     /// Puts the eyes right after stones `captured[from..]` left the board,
     /// taken by `gainer`, whose chains around them gained liberties: the
     /// chains taken had listed eyes if `had_eyes`, and those have an empty
-    /// neighbour now; and an eye of the gainer's marked capturable may not
-    /// be any more. (Eyes the removal makes are listed when drawn.)
+    /// neighbour now; a stone taken alone may leave an eye; and an eye of
+    /// the gainer's marked capturable may not be any more. (An eye a removal
+    /// makes on a diagonal is listed when drawn.)
     #[inline(never)]
     pub(super) fn after_removal(&mut self, from: usize, gainer: Color, had_eyes: bool) {
         if had_eyes {
@@ -225,12 +228,12 @@ impl Grid {
 
     /// Lists no eye (after stones were set up): every empty point among
     /// `points` is plain, and eyes are listed as they are drawn.
-    pub(super) fn forget_eyes(&mut self, points: impl Iterator<Item = PointIndex> + Clone) {
+    pub(super) fn forget_eyes(&mut self, points: &[PointIndex]) {
         self.empty_count = 0;
         self.eye_end = 0;
         self.black_eyes = 0;
         self.capturable = [0, 0];
-        for i in points {
+        for &i in points {
             self.cells[i.get()].eye = 0;
             if self.cells[i.get()].content == EMPTY {
                 self.push_plain(i);

@@ -181,8 +181,8 @@ pub(super) const fn has_empty_nbr(word: u64) -> bool {
 pub(super) const EYE_CAPTURABLE: u8 = 4;
 
 /// What the inner loops read about a neighbour, in eight bytes so a cell
-/// index scales into an address for free; the neighbour words, chain totals
-/// and the empty-list slot live in arrays of their own.
+/// index scales into an address for free; the neighbour words, chain
+/// liberties and the empty-list slot live in arrays of their own.
 #[derive(Clone, Copy, Debug)]
 #[repr(align(8))]
 pub(super) struct Cell {
@@ -333,7 +333,7 @@ impl<T> std::ops::IndexMut<Slot> for CellArray<T> {
 
 /// How many uniform draws the move choice makes before it counts every
 /// candidate: a drawn point is nearly always playable, as the list it draws
-/// from holds no eye.
+/// from holds few eyes.
 const DRAWS: usize = 4;
 
 /// Everything a move reads and writes, in one allocation.
@@ -341,11 +341,12 @@ const DRAWS: usize = 4;
 /// The empty points are one list in five runs: black's eyes where a white
 /// stone would capture, black's other eyes, white's other eyes, white's eyes
 /// where a black stone would capture, and the *plain* points — every empty
-/// point that is nobody's true eye:
+/// point not listed as an eye (see the `eyes` module for when one is):
 ///
 /// ```text
 /// [ black capturable | black eyes | white eyes | white capturable | plain ]
-/// 0                  capturable[0]  black_eyes    eye_end − capturable[1]  eye_end        empty_count
+///   ends at: capturable[0], black_eyes, eye_end − capturable[1], eye_end,
+///   empty_count
 /// ```
 ///
 /// A light playout never fills its own eye, and under the usual rules a
@@ -730,9 +731,9 @@ impl Grid {
     ///
     /// One branch-free pass over the neighbours updates their words, takes
     /// the new stone's cell from every adjacent chain's liberties, and notes
-    /// captures, neighbours that may have become eyes, and opponent chains
-    /// left with only eye liberties; those, merges, and eyes on the
-    /// diagonals that the stone may spoil follow behind one branch each.
+    /// opponent chains left with no liberty or only eye liberties; those,
+    /// merges, eyes on the diagonals that the stone may spoil and its own
+    /// chain left with only eye liberties follow behind one branch each.
     #[inline(always)]
     pub(super) fn play_as(
         &mut self,

@@ -11,13 +11,16 @@
 //! one `u64` (see `grid::lib_key`) so adding or removing a liberty is one
 //! add. A chain is in atari exactly when all its pseudo-liberties are one
 //! point, which is when `count × Σ² = (Σ)²`; that point is `Σ / count`.
+//! Every empty or border cell is its own head, so a stone's update of the
+//! chains around it needs no mask for the neighbours that are none.
 //!
 //! Every point also keeps one word of what its neighbours hold (their
 //! liberty keys, colours, and eyes on its diagonals), and the empty points
-//! are kept in one list sorted into each colour's true eyes and the rest
+//! are kept in one list with each colour's true eyes apart from the rest
 //! (see `eyes`), so a light playout draws its moves where nearly every
 //! point is playable. The arrays and the move's other state share one
-//! allocation (`grid::Grid`), whose methods are the hot loops.
+//! allocation (`grid::Grid`), whose methods are the hot loops; light
+//! playouts run them with the board's stride a constant (`grid::Stride`).
 
 mod eyes;
 mod grid;
@@ -561,9 +564,8 @@ impl Board {
                 }
             }
         }
-        let points = self.size.points().map(|p| self.index(p));
-        self.grid
-            .forget_eyes(points.collect::<Vec<_>>().into_iter());
+        let points: Vec<PointIndex> = self.size.points().map(|p| self.index(p)).collect();
+        self.grid.forget_eyes(&points);
     }
 
     /// Links the chain through `start` (whose stones are not in `chained`)
