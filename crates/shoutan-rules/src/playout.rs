@@ -65,7 +65,7 @@ fn playout(
     to_move: Color,
     suicide: Suicide,
     max_moves: usize,
-    rng: &mut fastrand::Rng,
+    outer: &mut fastrand::Rng,
     st: impl Stride,
 ) -> PlayoutEnd {
     let mut run = Run {
@@ -73,19 +73,25 @@ fn playout(
         moves: 0,
         max_moves,
     };
+    // The generator's state in a local, not behind `rng`, so it need not be
+    // stored and loaded again every draw.
+    let mut local = outer.clone();
+    let rng = &mut local;
     if to_move == Color::White && run.goes_on() {
         run.turn(board, Color::White, suicide, rng, st);
     }
-    loop {
+    let end = loop {
         if !run.goes_on() {
-            return run.end(Color::Black);
+            break run.end(Color::Black);
         }
         run.turn(board, Color::Black, suicide, rng, st);
         if !run.goes_on() {
-            return run.end(Color::White);
+            break run.end(Color::White);
         }
         run.turn(board, Color::White, suicide, rng, st);
-    }
+    };
+    *outer = local;
+    end
 }
 
 /// The progress of a playout: consecutive passes and stones played.
@@ -142,7 +148,7 @@ pub fn random_move(
     suicide: Suicide,
     rng: &mut fastrand::Rng,
 ) -> Option<PointIndex> {
-    board.choose_by_count(c, suicide, rng)
+    board.choose_by_scan(c, suicide, rng)
 }
 
 /// Tromp–Taylor area of a finished playout, black minus white: stones plus

@@ -194,11 +194,11 @@ impl Grid {
         }
     }
 
-    /// Some of `x`'s chains among `ns` were left with liberties only at
+    /// Some of `x`'s chains around `at` were left with liberties only at
     /// their eyes: a chain in atari there makes that eye capturable.
     #[cold]
-    pub(super) fn flag_atari_eyes(&mut self, ns: [Slot; 4], x: Color) {
-        for n in ns {
+    pub(super) fn flag_atari_eyes(&mut self, at: Slot, x: Color) {
+        for n in self.neighbour_slots(at, AnyStride) {
             if self.cells[n].content == code(x) {
                 let h = usize::from(self.cells[n].head);
                 if self.libs[h] != 0 && self.libs[h] == self.eye_libs[h] {
@@ -327,7 +327,7 @@ impl Grid {
                 } else {
                     Color::White
                 };
-                if !self.is_true_eye(i, owner) {
+                if !self.is_true_eye(i, owner, AnyStride) {
                     return Err(format!(
                         "{i:?} is listed as an eye of {owner:?} but is none"
                     ));

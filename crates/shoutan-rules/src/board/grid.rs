@@ -257,11 +257,24 @@ impl Slot {
 pub(crate) trait Stride: Copy {
     /// The stride, given the grid's own.
     fn of(self, stride: u16) -> usize;
+
+    /// What to add to a slot for its neighbour `k` (in the order of
+    /// [`Grid::neighbour_slots`]), for a neighbour picked at run time: a
+    /// table lookup, so the slots of all four need not wait on the stack.
+    #[inline(always)]
+    fn neighbour_offset(self, stride: u16, k: usize) -> usize {
+        let s = self.of(stride);
+        [s.wrapping_neg(), usize::MAX, 1, s][k & 3]
+    }
 }
 
 /// The stride of a board of `S − 1` points a side.
 #[derive(Clone, Copy)]
 pub(crate) struct FixedStride<const S: usize>;
+
+impl<const S: usize> FixedStride<S> {
+    const OFFSETS: [usize; 4] = [S.wrapping_neg(), usize::MAX, 1, S];
+}
 
 impl<const S: usize> Stride for FixedStride<S> {
     #[inline(always)]
@@ -269,6 +282,11 @@ impl<const S: usize> Stride for FixedStride<S> {
         const { assert!(S < MARGIN) };
         debug_assert_eq!(usize::from(stride), S);
         S
+    }
+
+    #[inline(always)]
+    fn neighbour_offset(self, _stride: u16, k: usize) -> usize {
+        Self::OFFSETS[k & 3]
     }
 }
 
@@ -331,7 +349,7 @@ impl<T> std::ops::IndexMut<Slot> for CellArray<T> {
     }
 }
 
-/// How many uniform draws the move choice makes before it counts every
+/// How many uniform draws the move choice makes before it scans every
 /// candidate: a drawn point is nearly always playable, as the list it draws
 /// from holds few eyes.
 const DRAWS: usize = 4;
@@ -467,6 +485,12 @@ impl Grid {
             Slot(at.0 + 1),
             Slot(at.0 + s),
         ]
+    }
+
+    /// The slot of neighbour `k` of `at` (see [`Stride::neighbour_offset`]).
+    #[inline(always)]
+    fn neighbour_slot(&self, at: Slot, k: u32, st: impl Stride) -> Slot {
+        Slot(at.0.wrapping_add(st.neighbour_offset(self.stride, k as usize)))
     }
 
     /// The slots of the four diagonal neighbours of `at`.
@@ -605,8 +629,9 @@ impl Grid {
     /// listed eyes where `c` may play (see [`Grid::eye_candidates`]). A draw
     /// that lands on an unplayable candidate (an eye not listed yet, which
     /// it then lists; a suicide; the ko) is drawn again, which keeps every
-    /// playable point equally likely. After [`DRAWS`] misses the candidates
-    /// are counted, so a pass costs one pass over them.
+    /// playable point equally likely. After [`DRAWS`] misses, or a miss
+    /// among that few candidates, they are scanned, so a pass costs one
+    /// pass over them.
     #[inline(always)]
     pub(super) fn choose(
         &mut self,
@@ -642,8 +667,15 @@ impl Grid {
             if self.playable_surrounded(i, c, suicide, word, st) {
                 return Some(i);
             }
+            // So few candidates that more draws would mostly land on this
+            // one again (late in a playout, before a pass): scan them.
+            if candidates <= DRAWS {
+                break;
+            }
         }
-        self.choose_by_count(c, suicide, rng)
+        // A generator of its own for the scan, so `rng` (a local of the
+        // playout) stays in a register.
+        self.choose_by_scan(c, suicide, &mut rng.fork(), st)
     }
 
     /// The opponent's eyes among `c`'s candidates, as a count and the
@@ -659,45 +691,47 @@ impl Grid {
         }
     }
 
-    /// [`Grid::choose`] when drawing keeps missing: counts the candidates
-    /// where `c` may play and picks one of them.
+    /// [`Grid::choose`] when drawing keeps missing: one pass over the
+    /// candidates keeps the `k`-th playable one with probability `1/k`
+    /// (reservoir sampling), so each is picked alike; nearly always there
+    /// is none and `c` passes.
     #[cold]
     #[inline(never)]
-    pub(super) fn choose_by_count(
+    pub(super) fn choose_by_scan(
         &self,
         c: Color,
         suicide: Suicide,
         rng: &mut fastrand::Rng,
+        st: impl Stride,
     ) -> Option<PointIndex> {
         let (eyes, eye_base) = self.eye_candidates(c, suicide);
-        let places = (self.eye_end..self.empty_count).chain(eye_base..eye_base + eyes);
-        let mut count = 0;
-        for j in places.clone() {
-            count += usize::from(self.playable_non_eye(self.empties[j], c, suicide));
-        }
-        if count == 0 {
-            return None;
-        }
-        let mut pick = rng.usize(..count);
-        for j in places {
+        let mut chosen = None;
+        let mut playable = 0;
+        for j in (self.eye_end..self.empty_count).chain(eye_base..eye_base + eyes) {
             let i = self.empties[j];
-            if self.playable_non_eye(i, c, suicide) {
-                if pick == 0 {
-                    return Some(i);
+            if self.playable_non_eye(i, c, suicide, st) {
+                playable += 1;
+                if rng.usize(..playable) == 0 {
+                    chosen = Some(i);
                 }
-                pick -= 1;
             }
         }
-        None
+        chosen
     }
 
     /// Whether `c` may play at the empty point `i` and `i` is not `c`'s
     /// own eye, listed or not.
     #[inline]
-    pub(super) fn playable_non_eye(&self, i: PointIndex, c: Color, suicide: Suicide) -> bool {
+    pub(super) fn playable_non_eye(
+        &self,
+        i: PointIndex,
+        c: Color,
+        suicide: Suicide,
+        st: impl Stride,
+    ) -> bool {
         let word = self.nbrs[Slot::of(i)];
         has_empty_nbr(word)
-            || (!self.is_true_eye(i, c) && self.playable_surrounded(i, c, suicide, word, AnyStride))
+            || (!self.is_true_eye(i, c, st) && self.playable_surrounded(i, c, suicide, word, st))
     }
 
     /// Whether `c` may play at the empty point `i`, whose neighbour word is
@@ -811,7 +845,7 @@ impl Grid {
                 merges |= u32::from((cell.content == me) & (usize::from(cell.head) != join)) << k;
             }
             while merges != 0 {
-                let n = ns[merges.trailing_zeros() as usize & 3];
+                let n = self.neighbour_slot(at, merges.trailing_zeros(), st);
                 merges &= merges - 1;
                 let (mine, theirs) = (self.head(i), usize::from(self.cells[n].head));
                 if mine != theirs {
@@ -832,7 +866,7 @@ impl Grid {
             // The eye liberties of the chains taken: whether they had eyes.
             let mut eyes_taken = 0;
             while dead != 0 {
-                let n = ns[dead.trailing_zeros() as usize & 3];
+                let n = self.neighbour_slot(at, dead.trailing_zeros(), st);
                 dead &= dead - 1;
                 // Two sides of one chain: the first removal empties the second.
                 if self.cells[n].content == opp {
@@ -858,7 +892,7 @@ impl Grid {
                 eye_bound |= (cell.content == opp) & (libs != 0) & (libs == eye_libs);
             }
             if eye_bound {
-                self.flag_atari_eyes(ns, c.opponent());
+                self.flag_atari_eyes(at, c.opponent());
             }
         }
         self.captures[c.index()] += captured as u32;
@@ -923,11 +957,11 @@ impl Grid {
     /// Whether the empty point `i` is a true eye of `c`: every neighbour is
     /// `c` or the edge, and the diagonals leave it no false eye.
     #[inline]
-    pub(super) fn is_true_eye(&self, i: PointIndex, c: Color) -> bool {
+    pub(super) fn is_true_eye(&self, i: PointIndex, c: Color, st: impl Stride) -> bool {
         let word = self.nbrs[Slot::of(i)];
         !has_empty_nbr(word)
             && word & nbr_field(code(c.opponent())) == 0
-            && self.diagonals_allow_eye(i, c, AnyStride)
+            && self.diagonals_allow_eye(i, c, st)
     }
 }
 

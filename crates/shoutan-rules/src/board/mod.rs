@@ -408,7 +408,7 @@ impl Board {
     #[inline]
     #[must_use]
     pub fn is_eye(&self, i: PointIndex, c: Color) -> bool {
-        self.grid.is_true_eye(i, c)
+        self.grid.is_true_eye(i, c, AnyStride)
     }
 
     /// The hash the board would have after `c` plays at `i`, without playing.
@@ -488,7 +488,7 @@ impl Board {
     /// ko included) that is not `c`'s own eye, or `None` when there is none:
     /// the move choice of light playouts.
     /// Finding eyes on the way, it lists them, which is why it takes the
-    /// board mutably; [`choose_by_count`](Self::choose_by_count) draws from
+    /// board mutably; [`choose_by_scan`](Self::choose_by_scan) draws from
     /// the same distribution without.
     #[inline(always)]
     pub(crate) fn choose(
@@ -501,14 +501,14 @@ impl Board {
         self.grid.choose(c, suicide, rng, st)
     }
 
-    /// [`choose`](Self::choose) by counting the playable candidates first.
-    pub(crate) fn choose_by_count(
+    /// [`choose`](Self::choose) by one pass over every candidate.
+    pub(crate) fn choose_by_scan(
         &self,
         c: Color,
         suicide: Suicide,
         rng: &mut fastrand::Rng,
     ) -> Option<PointIndex> {
-        self.grid.choose_by_count(c, suicide, rng)
+        self.grid.choose_by_scan(c, suicide, rng, AnyStride)
     }
 
     /// Whether `c` may play at the empty point `i` and `i` is not `c`'s own
@@ -516,7 +516,7 @@ impl Board {
     #[inline(always)]
     #[must_use]
     pub fn is_playable_non_eye(&self, i: PointIndex, c: Color, suicide: Suicide) -> bool {
-        self.grid.playable_non_eye(i, c, suicide)
+        self.grid.playable_non_eye(i, c, suicide, AnyStride)
     }
 
     /// Puts stones on and takes them off without captures (SGF setup, handicap,
@@ -947,17 +947,31 @@ mod tests {
         ));
     }
 
-    /// How often each point is drawn by `choose` from `board` for `c`.
-    fn draws(
+    /// A move choice under test: `choose` (draws, which list the eyes they
+    /// find) or `choose_by_scan`.
+    type Pick = fn(&mut Board, Color, Suicide, &mut fastrand::Rng) -> Option<PointIndex>;
+
+    const PICKS: [(&str, Pick); 2] = [
+        ("scan", |b, c, suicide, rng| {
+            b.choose_by_scan(c, suicide, rng)
+        }),
+        ("draws", |b, c, suicide, rng| {
+            b.choose(c, suicide, rng, AnyStride)
+        }),
+    ];
+
+    /// How often each point is picked by `pick` from `board` for `c`.
+    fn picks(
         board: &mut Board,
         c: Color,
         suicide: Suicide,
         times: usize,
+        pick: Pick,
     ) -> std::collections::BTreeMap<PointIndex, usize> {
         let mut rng = fastrand::Rng::with_seed(11);
         let mut seen = std::collections::BTreeMap::new();
         for _ in 0..times {
-            let i = board.choose(c, suicide, &mut rng, AnyStride).unwrap();
+            let i = pick(board, c, suicide, &mut rng).unwrap();
             *seen.entry(i).or_insert(0) += 1;
         }
         seen
@@ -973,21 +987,24 @@ mod tests {
             .collect()
     }
 
-    /// Asserts that the draws hit exactly the points `c` may play, each about
-    /// as often (within a fifth of the mean: ten standard deviations here).
+    /// Asserts that both move choices hit exactly the points `c` may play,
+    /// each about as often (within a fifth of the mean: ten standard
+    /// deviations here). The scan goes first, on eyes no draw listed yet.
     fn assert_uniform(board: &mut Board, c: Color, suicide: Suicide) {
         let mut expected = playable(board, c, suicide);
         expected.sort();
         let times = 400 * expected.len();
-        let seen = draws(board, c, suicide, times);
-        assert_eq!(seen.keys().copied().collect::<Vec<_>>(), expected);
-        let mean = times / expected.len();
-        for (i, &n) in &seen {
-            assert!(
-                n.abs_diff(mean) < mean / 5,
-                "{:?} drawn {n} times, expected about {mean}",
-                board.point(*i)
-            );
+        for (name, pick) in PICKS {
+            let seen = picks(board, c, suicide, times, pick);
+            assert_eq!(seen.keys().copied().collect::<Vec<_>>(), expected, "{name}");
+            let mean = times / expected.len();
+            for (i, &n) in &seen {
+                assert!(
+                    n.abs_diff(mean) < mean / 5,
+                    "{name}: {:?} picked {n} times, expected about {mean}",
+                    board.point(*i)
+                );
+            }
         }
     }
 
@@ -1009,6 +1026,30 @@ mod tests {
         // Where suicide is allowed, a stone in White's eye is a move.
         assert_uniform(&mut b, Color::Black, Suicide::Allowed);
         assert!(playable(&b, Color::Black, Suicide::Allowed).contains(&gtp(&b, "D1")));
+    }
+
+    #[test]
+    fn a_miss_among_few_candidates_scans_them_alike() {
+        // Black may play A4 (a false eye) and A1. Not C1 (suicide), nor
+        // White's eye D3 (it captures nothing), nor its own eye B5: once the
+        // draws list the eyes, two of three candidates, few enough that a
+        // miss scans them.
+        let mut b = board(
+            "
+            X . X X X
+            . X X O O
+            X O O . O
+            X O O O O
+            . O . X O",
+        );
+        assert_eq!(playable(&b, Color::Black, Suicide::Forbidden).len(), 2);
+        assert_uniform(&mut b, Color::Black, Suicide::Forbidden);
+        assert_eq!(
+            (b.grid.black_eyes, b.grid.eye_end),
+            (1, 2),
+            "B5 and D3 listed"
+        );
+        b.grid.audit(&points(&b)).unwrap();
     }
 
     #[test]
