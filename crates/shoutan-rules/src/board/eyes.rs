@@ -278,8 +278,6 @@ impl Grid {
     pub(super) fn audit(&self, points: &[PointIndex]) -> Result<(), String> {
         use std::collections::BTreeSet;
 
-        use super::grid::{BORDER, NBR_EDGE, nbr_unit};
-
         let (n, eye_end, black) = (self.empty_count, self.eye_end, self.black_eyes);
         let [black_capturable, white_capturable] = self.capturable;
         if !(black_capturable <= black && black <= eye_end && eye_end <= n) {
@@ -339,14 +337,7 @@ impl Grid {
         }
         for &i in points {
             let at = Slot::of(i);
-            let mut word = 0u64;
-            for n in self.neighbour_slots(at, AnyStride) {
-                let content = self.cells[n].content;
-                word = word.wrapping_add(nbr_unit(content, n.point().get()));
-                if content == BORDER {
-                    word |= NBR_EDGE;
-                }
-            }
+            let mut word = self.contents_word(at);
             for d in self.diagonal_slots(at, AnyStride) {
                 let eye = self.cells[d].eye & 3;
                 if eye != 0 && self.cells[d].content == EMPTY {

@@ -140,7 +140,7 @@ const NBR_KEYS: u64 = 0xFFF0_0FFF_801F_FFFF;
 
 /// What a neighbour with content `content` at cell `n` adds to a word.
 #[inline]
-pub(super) fn nbr_unit(content: u8, n: usize) -> u64 {
+fn nbr_unit(content: u8, n: usize) -> u64 {
     match content {
         EMPTY => lib_key(n),
         BLACK => 1 << NBR_BLACK_SHIFT,
@@ -451,30 +451,6 @@ impl Grid {
             .copy_prefix(&other.captured, other.captured_count);
     }
 
-    /// The four orthogonal neighbours; some may be off the board.
-    #[inline(always)]
-    pub(super) fn neighbors(&self, i: PointIndex) -> [PointIndex; 4] {
-        let s = self.stride;
-        [
-            PointIndex(i.0 - s),
-            PointIndex(i.0 - 1),
-            PointIndex(i.0 + 1),
-            PointIndex(i.0 + s),
-        ]
-    }
-
-    /// The four diagonal neighbours; some may be off the board.
-    #[inline(always)]
-    pub(super) fn diagonals(&self, i: PointIndex) -> [PointIndex; 4] {
-        let s = self.stride;
-        [
-            PointIndex(i.0 - s - 1),
-            PointIndex(i.0 - s + 1),
-            PointIndex(i.0 + s - 1),
-            PointIndex(i.0 + s + 1),
-        ]
-    }
-
     /// The slots of the four orthogonal neighbours of `at`.
     #[inline(always)]
     pub(super) fn neighbour_slots(&self, at: Slot, st: impl Stride) -> [Slot; 4] {
@@ -485,6 +461,21 @@ impl Grid {
             Slot(at.0 + 1),
             Slot(at.0 + s),
         ]
+    }
+
+    /// The neighbour word of `at` as its neighbours' contents make it
+    /// (their liberty keys and colours, the edge), without the eyes on its
+    /// diagonals: a recount, for setting up and checking the board.
+    pub(super) fn contents_word(&self, at: Slot) -> u64 {
+        let mut word = 0;
+        for n in self.neighbour_slots(at, AnyStride) {
+            let content = self.cells[n].content;
+            word += nbr_unit(content, n.point().get());
+            if content == BORDER {
+                word |= NBR_EDGE;
+            }
+        }
+        word
     }
 
     /// The slot of neighbour `k` of `at` (see [`Stride::neighbour_offset`]).

@@ -29,8 +29,8 @@ use std::fmt;
 
 pub(crate) use self::grid::{AnyStride, FixedStride, Stride};
 use self::grid::{
-    BLACK, BORDER, EMPTY, Grid, NBR_EDGE, WHITE, code, has_empty_nbr, ko_key, lib_count, lib_sum,
-    libs_in_atari, nbr_unit,
+    BLACK, BORDER, EMPTY, Grid, Slot, WHITE, code, has_empty_nbr, ko_key, lib_count, lib_sum,
+    libs_in_atari,
 };
 use crate::ruleset::Suicide;
 use crate::zobrist::{self, MAX_CELLS};
@@ -137,16 +137,8 @@ impl Board {
     /// Computes every point's neighbour word from the contents.
     fn recount_neighbours(&mut self) {
         for p in self.size.points() {
-            let i = self.index(p);
-            let mut word = 0;
-            for n in self.neighbors(i) {
-                let content = self.grid.cells[n.get()].content;
-                word += nbr_unit(content, n.get());
-                if content == BORDER {
-                    word |= NBR_EDGE;
-                }
-            }
-            self.grid.nbrs[i.get()] = word;
+            let at = Slot::of(self.index(p));
+            self.grid.nbrs[at] = self.grid.contents_word(at);
         }
     }
 
@@ -216,14 +208,18 @@ impl Board {
     #[inline]
     #[must_use]
     pub fn neighbors(&self, i: PointIndex) -> [PointIndex; 4] {
-        self.grid.neighbors(i)
+        self.grid
+            .neighbour_slots(Slot::of(i), AnyStride)
+            .map(Slot::point)
     }
 
     /// The four diagonal neighbours; some may be off the board.
     #[inline]
     #[must_use]
     pub fn diagonals(&self, i: PointIndex) -> [PointIndex; 4] {
-        self.grid.diagonals(i)
+        self.grid
+            .diagonal_slots(Slot::of(i), AnyStride)
+            .map(Slot::point)
     }
 
     /// Zobrist hash of the stones (not of the player to move).
