@@ -73,8 +73,8 @@ fn playout(
         moves: 0,
         max_moves,
     };
-    // The generator's state in a local, not behind `rng`, so it need not be
-    // stored and loaded again every draw.
+    // The generator's state in a local, not behind `outer`, so it need not
+    // be stored and loaded again every draw.
     let mut local = outer.clone();
     let rng = &mut local;
     if to_move == Color::White && run.goes_on() {
