@@ -783,18 +783,19 @@ impl Grid {
         let word = self.nbrs[at];
         let libs = word & NBR_KEYS;
         let delta = at.stone_delta(c);
-        // The chain the stone joins: an own neighbour's, else its own. With
-        // two own neighbours or more they may be in different chains: the
-        // word's count says so before the loop, in one test that resolves
-        // early (a flag accumulated in the loop becomes a chain of jumps).
+        // The chain the stone joins: an own neighbour's, else its own. The
+        // own neighbours' heads are kept, so after the loop the ones in other
+        // chains are known without a branch, and one test, taken only by a
+        // real merge, decides. (A first test for two own neighbours or more
+        // is taken by many moves that merge nothing, and mispredicted there.)
         let mut join = i.get();
-        let may_merge = word & nbr_field(me) >= 2 * (nbr_field(me) & nbr_field(me).wrapping_neg());
+        let mut own_heads = [None; 4];
         // Zero exactly when some opponent neighbour's chain was left with
         // liberties at its eyes alone (none at all: captured): the least of
         // the neighbours' differences, as a number, so the compiler keeps no
         // flag per neighbour.
         let mut opponent_events = u64::MAX;
-        for n in ns {
+        for (k, n) in ns.into_iter().enumerate() {
             let cell = self.cells[n];
             let content = cell.content;
             let head = usize::from(cell.head);
@@ -804,6 +805,7 @@ impl Grid {
             let is_own = content == me;
             let is_opp = content == opp;
             join = if is_own { head } else { join };
+            own_heads[k] = is_own.then_some(head);
             // An empty or border cell is its own head: the key taken from its
             // `libs` goes where nothing reads it, so no mask is needed. An
             // opponent chain left with no liberty but at its eyes is
@@ -828,20 +830,17 @@ impl Grid {
         self.cells[join].next = i.0;
         self.cells[join].stones += 1;
         self.libs[join] += libs;
-        // Own neighbours in other chains (rare): merge them.
-        if may_merge {
-            let mut merges = 0u32;
-            for (k, &n) in ns.iter().enumerate() {
-                let cell = self.cells[n];
-                merges |= u32::from((cell.content == me) & (usize::from(cell.head) != join)) << k;
-            }
-            while merges != 0 {
-                let n = self.neighbour_slot(at, merges.trailing_zeros(), st);
-                merges &= merges - 1;
-                let (mine, theirs) = (self.head(i), usize::from(self.cells[n].head));
-                if mine != theirs {
-                    self.merge(theirs, mine);
-                }
+        // Own neighbours in other chains: merge them.
+        let mut merges = 0u32;
+        for (k, head) in own_heads.into_iter().enumerate() {
+            merges |= u32::from(head.is_some_and(|h| h != join)) << k;
+        }
+        while merges != 0 {
+            let n = self.neighbour_slot(at, merges.trailing_zeros(), st);
+            merges &= merges - 1;
+            let (mine, theirs) = (self.head(i), usize::from(self.cells[n].head));
+            if mine != theirs {
+                self.merge(theirs, mine);
             }
         }
 
