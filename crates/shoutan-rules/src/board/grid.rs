@@ -577,8 +577,9 @@ impl Grid {
     }
 
     /// Joins chain `b` into chain `a`, or `a` into `b` when `b` has more
-    /// stones: the smaller chain's stones are relabelled.
-    fn merge(&mut self, a: usize, b: usize) {
+    /// stones: the smaller chain's stones are relabelled. Returns the head
+    /// of the joined chain.
+    fn merge(&mut self, a: usize, b: usize) -> usize {
         let (keep, gone) = if self.cells[a].stones >= self.cells[b].stones {
             (a, b)
         } else {
@@ -605,6 +606,7 @@ impl Grid {
         self.cells[keep].stones += self.cells[gone].stones;
         self.libs[keep] += self.libs[gone];
         self.eye_libs[keep] += self.eye_libs[gone];
+        keep
     }
 
     #[inline]
@@ -830,7 +832,9 @@ impl Grid {
         self.cells[join].next = i.0;
         self.cells[join].stones += 1;
         self.libs[join] += libs;
-        // Own neighbours in other chains: merge them.
+        // Own neighbours in other chains: merge them. From here on `join` is
+        // the head of the stone's chain, kept in a register: reading it back
+        // from the stone's cell waits for the stores just made to that cell.
         let mut merges = 0u32;
         for (k, head) in own_heads.into_iter().enumerate() {
             merges |= u32::from(head.is_some_and(|h| h != join)) << k;
@@ -838,9 +842,9 @@ impl Grid {
         while merges != 0 {
             let n = self.neighbour_slot(at, merges.trailing_zeros(), st);
             merges &= merges - 1;
-            let (mine, theirs) = (self.head(i), usize::from(self.cells[n].head));
-            if mine != theirs {
-                self.merge(theirs, mine);
+            let theirs = usize::from(self.cells[n].head);
+            if join != theirs {
+                join = self.merge(theirs, join);
             }
         }
 
@@ -869,7 +873,7 @@ impl Grid {
             }
             // A ko: one stone taken by a lone stone left with one liberty
             // (computed without a branch: its outcome is unpredictable).
-            let h = self.head(i);
+            let h = join;
             let ko = (captured == 1) & (self.cells[h].stones == 1) & (lib_count(self.libs[h]) == 1);
             let ban = ko_key(self.captured[0], c.opponent());
             self.ko = ban & u32::from(ko).wrapping_neg();
@@ -897,7 +901,7 @@ impl Grid {
             self.spoil_diagonal_eyes(i, c.opponent());
         }
         if suicide == Suicide::Forbidden || self.cells[at].content == me {
-            let h = self.head(i);
+            let h = join;
             if self.libs[h] == self.eye_libs[h] {
                 self.flag_chain_atari_eye(h, c);
             }
