@@ -873,8 +873,9 @@ impl Grid {
             }
             // A ko: one stone taken by a lone stone left with one liberty
             // (computed without a branch: its outcome is unpredictable).
-            let h = join;
-            let ko = (captured == 1) & (self.cells[h].stones == 1) & (lib_count(self.libs[h]) == 1);
+            let ko = (captured == 1)
+                & (self.cells[join].stones == 1)
+                & (lib_count(self.libs[join]) == 1);
             let ban = ko_key(self.captured[0], c.opponent());
             self.ko = ban & u32::from(ko).wrapping_neg();
             // Opponent chains left with liberties at their eyes alone.
@@ -890,8 +891,8 @@ impl Grid {
             }
         }
         self.captures[c.index()] += captured as u32;
-        if suicide != Suicide::Forbidden && self.has_no_liberty(i) {
-            let had_eyes = self.eye_libs[self.head(i)] != 0;
+        if suicide != Suicide::Forbidden && self.libs[join] == 0 {
+            let had_eyes = self.eye_libs[join] != 0;
             let lost = self.remove_chain(i, st);
             self.captures[c.opponent().index()] += lost as u32;
             self.after_removal(captured, c.opponent(), had_eyes);
@@ -900,11 +901,9 @@ impl Grid {
         if word & diagonal_eye_field(opp) != 0 {
             self.spoil_diagonal_eyes(i, c.opponent());
         }
-        if suicide == Suicide::Forbidden || self.cells[at].content == me {
-            let h = join;
-            if self.libs[h] == self.eye_libs[h] {
-                self.flag_chain_atari_eye(h, c);
-            }
+        let stands = suicide == Suicide::Forbidden || self.cells[at].content == me;
+        if stands && self.libs[join] == self.eye_libs[join] {
+            self.flag_chain_atari_eye(join, c);
         }
         captured
     }
