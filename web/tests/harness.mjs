@@ -8,7 +8,7 @@
 // `cargo build -p shoutan` when it is not there).
 
 import { execFileSync, spawn } from 'node:child_process';
-import { accessSync, constants, existsSync } from 'node:fs';
+import { accessSync, appendFileSync, constants, existsSync } from 'node:fs';
 import { mkdtemp, mkdir, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -43,6 +43,8 @@ export function chromiumPath() {
       throw new Error(`CI=true but there is no Chromium at ${CHROMIUM} (set SHOUTAN_TEST_CHROMIUM): the browser tests cannot run`);
     }
     console.log(`SKIPPED: the browser end-to-end tests: no Chromium at ${CHROMIUM} (install chromium or set SHOUTAN_TEST_CHROMIUM)`);
+    // One line per skipped test, for ./scripts/test's closing summary.
+    if (process.env.SHOUTAN_SKIP_REPORT) appendFileSync(process.env.SHOUTAN_SKIP_REPORT, 'SHOUTAN_TEST_CHROMIUM\n');
     return null;
   }
 }

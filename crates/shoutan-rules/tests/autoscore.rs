@@ -1,6 +1,6 @@
 //! The estimator against 31 real final positions from online-go.com with
 //! hand-checked ownership (OGS goban's autoscore test files, Apache-2.0,
-//! kept under `shared/data/autoscore`; data only).
+//! kept under `tests/data/autoscore` at the workspace root; data only).
 
 #![allow(clippy::unwrap_used)] // test code: unreadable test data is a test failure
 use std::path::PathBuf;
@@ -16,7 +16,7 @@ struct Case {
 }
 
 fn cases() -> Vec<Case> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/autoscore");
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/autoscore");
     let mut cases = Vec::new();
     let mut entries: Vec<_> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))

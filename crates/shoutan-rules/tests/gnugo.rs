@@ -70,17 +70,7 @@ impl Drop for Gtp {
 }
 
 fn gnugo_path() -> Option<String> {
-    match std::env::var("SHOUTAN_TEST_GNUGO") {
-        Ok(path) if !path.is_empty() => Some(path),
-        _ => {
-            assert!(
-                std::env::var_os("CI").is_none(),
-                "CI must set SHOUTAN_TEST_GNUGO"
-            );
-            println!("SKIPPED: SHOUTAN_TEST_GNUGO is not set (the path of gnugo)");
-            None
-        }
-    }
+    shoutan_test_env::locate(shoutan_test_env::External::GnuGo)
 }
 
 fn sorted_points(text: &str, size: BoardSize) -> Vec<Point> {

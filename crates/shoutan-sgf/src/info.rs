@@ -424,7 +424,7 @@ mod tests {
         assert_eq!(i.komi, None);
         assert_eq!(i.komi_or_default(), Score::from_half_points(15));
         assert!(matches!(w[..], [Warning::ZeroKomi { result: None, .. }]));
-        // Checked on the fuheyuqi records of shared/data: counted under
+        // Checked on the fuheyuqi records of tests/data/sgf: counted under
         // Japanese rules with komi 6.5, their results agree with RE.
         let (i, w) = info("KM[0]RU[Japanese]RE[W+12.5]");
         assert_eq!(i.komi_or_default(), Score::from_half_points(13));

@@ -1,7 +1,7 @@
 //! One small file per quirk of real records (`tests/quirks/`), written for
 //! the purpose: what is read, and the warning that says what was repaired.
-//! The facts come from spec/formats.md and from the records of
-//! shared/data/sgf.
+//! The facts come from spec/formats.md and from the real records of
+//! `tests/data/sgf`.
 
 use std::path::Path;
 

@@ -1,5 +1,5 @@
-//! The 778 real records of `shared/data/sgf` (Fox, Tygem, YuanYu, the UEC
-//! Cup, AlphaGo's published games): every one replays under its own rules
+//! The 778 real records of `tests/data/sgf` at the workspace root (Fox,
+//! Tygem, YuanYu, the UEC Cup, AlphaGo's published games): every one replays under its own rules
 //! with no illegal move, its result reads, and read → write → read gives
 //! the same tree.
 
@@ -9,24 +9,9 @@ use std::path::{Path, PathBuf};
 use shoutan_rules::{GameError, Ruleset};
 use shoutan_sgf::{ReplayError, ReplayOptions, Warning, read, replay};
 
-fn data_dir() -> Option<PathBuf> {
-    let dir = std::env::var_os("SHOUTAN_SGF_DATA").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/sgf"),
-        PathBuf::from,
-    );
-    if dir.is_dir() {
-        return Some(dir);
-    }
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "the records are missing at {} (set SHOUTAN_SGF_DATA)",
-        dir.display()
-    );
-    eprintln!(
-        "skipped: no records at {} (set SHOUTAN_SGF_DATA)",
-        dir.display()
-    );
-    None
+/// The records kept in the repository (see `tests/data/README.md`).
+fn data_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/sgf")
 }
 
 fn records(dir: &Path) -> Vec<PathBuf> {
@@ -53,7 +38,7 @@ fn kind(w: &Warning) -> String {
 
 #[test]
 fn every_record_replays_and_its_result_reads() {
-    let Some(dir) = data_dir() else { return };
+    let dir = data_dir();
     let files = records(&dir);
     assert_eq!(files.len(), 778, "the data set has changed");
     let mut kinds: BTreeMap<String, usize> = BTreeMap::new();
@@ -95,7 +80,7 @@ fn every_record_replays_and_its_result_reads() {
 
 #[test]
 fn read_write_read_is_identity_on_every_record() {
-    let Some(dir) = data_dir() else { return };
+    let dir = data_dir();
     let mut checked = 0;
     for path in records(&dir) {
         let first = read(&std::fs::read(&path).unwrap()).unwrap();
@@ -121,7 +106,7 @@ fn read_write_read_is_identity_on_every_record() {
 /// checked by an independent replay (a plain capture-and-compare script).
 #[test]
 fn three_uec_games_break_only_positional_superko() {
-    let Some(dir) = data_dir() else { return };
+    let dir = data_dir();
     for (number, move_number, earlier) in
         [("0015", 374, 371), ("0037", 308, 305), ("0054", 317, 314)]
     {

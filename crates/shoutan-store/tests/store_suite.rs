@@ -33,14 +33,7 @@ impl Backend {
     /// A fresh schema on the server named by `SHOUTAN_TEST_POSTGRES`, or
     /// `None` (the test is skipped) when it is unset outside CI.
     async fn postgres() -> Option<Backend> {
-        let Ok(url) = std::env::var("SHOUTAN_TEST_POSTGRES") else {
-            assert!(
-                std::env::var_os("CI").is_none(),
-                "CI is set but SHOUTAN_TEST_POSTGRES is not"
-            );
-            eprintln!("skipped: set SHOUTAN_TEST_POSTGRES to run the PostgreSQL store tests");
-            return None;
-        };
+        let url = shoutan_test_env::locate(shoutan_test_env::External::Postgres)?;
         let schema = format!("shoutan_test_{}_{}", std::process::id(), fastrand::u64(..));
         let database = Database::Postgres {
             url,

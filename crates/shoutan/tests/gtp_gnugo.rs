@@ -17,17 +17,7 @@ use shoutan_sgf::{ReplayOptions, read, replay};
 const GAMES: usize = 3;
 
 fn gnugo() -> Option<String> {
-    match std::env::var("SHOUTAN_TEST_GNUGO") {
-        Ok(path) if !path.is_empty() => Some(path),
-        _ => {
-            assert!(
-                std::env::var_os("CI").is_none(),
-                "SHOUTAN_TEST_GNUGO must be set in CI (the path of gnugo)"
-            );
-            eprintln!("skipped: set SHOUTAN_TEST_GNUGO to the path of gnugo to run this test");
-            None
-        }
-    }
+    shoutan_test_env::locate(shoutan_test_env::External::GnuGo)
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! `shoutan replay`, `shoutan score` and `shoutan sgf normalize` as a user
 //! runs them: the built binary on small files written for each case, and
-//! on the real records of `shared/data/sgf`.
+//! on the real records of `tests/data/sgf` at the workspace root.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -49,18 +49,9 @@ fn stderr(o: &Output) -> String {
     String::from_utf8(o.stderr.clone()).expect("UTF-8 output")
 }
 
-fn data_dir() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/sgf");
-    if dir.is_dir() {
-        return Some(dir);
-    }
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "missing {}",
-        dir.display()
-    );
-    eprintln!("skipped: no records at {}", dir.display());
-    None
+/// The records kept in the repository (see `tests/data/README.md`).
+fn data_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/sgf")
 }
 
 /// A 9×9 game ended by two passes: black owns columns A–D, white F–J, and a
@@ -165,7 +156,7 @@ fn replay_many_checks_every_file_and_fails_if_any_failed() {
 
 #[test]
 fn replay_a_whole_library() {
-    let Some(data) = data_dir() else { return };
+    let data = data_dir();
     let out = shoutan(&["replay", arg(&data)]);
     assert!(out.status.success(), "{}", stdout(&out));
     let text = stdout(&out);
@@ -180,7 +171,7 @@ fn replay_a_whole_library() {
 
 #[test]
 fn replay_under_other_rules() {
-    let Some(data) = data_dir() else { return };
+    let data = data_dir();
     let game = data.join("the-11th-computer-go-uec-cup/0015.sgf");
     let out = shoutan(&["replay", "--rules", "tromp-taylor", arg(&game)]);
     assert_eq!(out.status.code(), Some(1));

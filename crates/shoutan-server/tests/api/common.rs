@@ -45,17 +45,7 @@ pub fn config() -> ServerConfig {
 }
 
 fn postgres_url() -> Option<String> {
-    match std::env::var("SHOUTAN_TEST_POSTGRES") {
-        Ok(url) => Some(url),
-        Err(_) => {
-            assert!(
-                std::env::var_os("CI").is_none(),
-                "CI is set but SHOUTAN_TEST_POSTGRES is not"
-            );
-            eprintln!("skipped: set SHOUTAN_TEST_POSTGRES to run the server tests over PostgreSQL");
-            None
-        }
-    }
+    shoutan_test_env::locate(shoutan_test_env::External::Postgres)
 }
 
 impl TestServer {
