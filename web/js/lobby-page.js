@@ -37,11 +37,16 @@ const COMPUTER_TIMES = [
 ];
 
 /** The lobby page; returns the function that leaves it. */
+/** Live games listed at once (the server's snapshot sends as many). */
+const SHOWN_GAMES = 100;
+
 export function lobbyPage(root) {
   /** @type {Map<number, any>} */
   const challenges = new Map();
   /** @type {Map<number, any>} */
   const games = new Map();
+  /** Live games in all (the snapshot lists only the newest and our own). */
+  let gamesTotal = 0;
   const challengeList = h('div.list', { dataset: { role: 'challenges' } });
   const gameList = h('div.list', { dataset: { role: 'live-games' } });
   const mine = h('div.my-games', { hidden: true });
@@ -88,7 +93,7 @@ export function lobbyPage(root) {
 
   function renderGames() {
     const all = [...games.values()].sort((a, b) => b.created_at - a.created_at);
-    const rows = all.map((g) => h('a.row-item.live-game', { href: `/game/${g.id}`, dataset: { link: '', game: String(g.id) } },
+    const rows = all.slice(0, SHOWN_GAMES).map((g) => h('a.row-item.live-game', { href: `/game/${g.id}`, dataset: { link: '', game: String(g.id) } },
       h('div.c-player.versus', null,
         h('span.side', null, dot('black'), h('span.name', null, g.black.name), h('span.rank', null, g.black.rank)),
         h('span.side', null, dot('white'), h('span.name', null, g.white.name), h('span.rank', null, g.white.rank))),
@@ -97,9 +102,11 @@ export function lobbyPage(root) {
       h('div.c-rules', null, t(`rules.${g.ruleset}`)),
       h('div.c-mode', null, h('span', { class: g.rated ? 'rated' : 'casual' }, g.rated ? t('lobby.rated') : t('lobby.casual'))),
       h('div.c-act', null, h('span.button.ghost.small', null, t('lobby.watch')))));
-    tabCount.live.textContent = rows.length ? String(rows.length) : '';
+    const total = Math.max(gamesTotal, all.length);
+    tabCount.live.textContent = total ? String(total) : '';
+    const more = total > rows.length ? h('p.muted.more-games', null, t('lobby.more.live', { n: total - rows.length })) : null;
     replace(gameList, ...(rows.length
-      ? [head(t('col.players'), t('col.size'), t('col.time'), t('col.rules'), t('col.mode'), ''), ...rows]
+      ? [head(t('col.players'), t('col.size'), t('col.time'), t('col.rules'), t('col.mode'), ''), ...rows, more]
       : [h('p.empty', null, t('lobby.none.live'))]));
     const user = me();
     const playing = user ? all.filter((g) => g.black.id === user.id || g.white.id === user.id) : [];
@@ -197,6 +204,16 @@ export function lobbyPage(root) {
       }, t('computer.more')));
   }
 
+  /** Keeps the newest games and our own: the lobby of a busy server is not all held here. */
+  function forgetOldGames() {
+    if (games.size <= 2 * SHOWN_GAMES) return;
+    const user = me();
+    const old = [...games.values()].sort((a, b) => a.created_at - b.created_at);
+    for (const g of old.slice(0, games.size - SHOWN_GAMES)) {
+      if (!user || (g.black.id !== user.id && g.white.id !== user.id)) games.delete(g.id);
+    }
+  }
+
   function onLobby(m) {
     switch (m.type) {
       case 'lobby':
@@ -204,6 +221,7 @@ export function lobbyPage(root) {
         games.clear();
         for (const c of m.challenges) challenges.set(c.id, c);
         for (const g of m.games) games.set(g.id, g);
+        gamesTotal = m.games_total ?? m.games.length;
         break;
       case 'challenge_opened':
         challenges.set(m.challenge.id, m.challenge);
@@ -212,7 +230,9 @@ export function lobbyPage(root) {
         challenges.delete(m.id);
         break;
       case 'game_started': {
+        if (!games.has(m.game.id)) gamesTotal += 1;
         games.set(m.game.id, m.game);
+        forgetOldGames();
         const user = me();
         // Our challenge was accepted: to the board.
         if (user && (m.game.black.id === user.id || m.game.white.id === user.id)) {
@@ -224,6 +244,7 @@ export function lobbyPage(root) {
       }
       case 'game_ended':
         games.delete(m.id);
+        gamesTotal = Math.max(0, gamesTotal - 1);
         break;
       case 'resync':
         socket.reconnectNow(false);

@@ -56,6 +56,7 @@
 
 mod benson;
 mod board;
+mod by_color;
 mod color;
 mod counting;
 mod estimate;
@@ -73,6 +74,7 @@ mod zobrist;
 
 pub use benson::{PassAlive, is_pass_alive, pass_alive};
 pub use board::{Board, BoardError, DiagramError, PointIndex, SetupError};
+pub use by_color::ByColor;
 pub use color::{Color, ColorError};
 pub use counting::{Count, CountSettings, Owner, Tally, count};
 pub use estimate::{Estimate, estimate};

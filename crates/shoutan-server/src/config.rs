@@ -33,6 +33,16 @@ pub struct ServerConfig {
     pub abandonment: Duration,
     /// How long a finished game stays in memory for the post-game chat.
     pub linger: Duration,
+    /// How long counting may stand idle (no mark, acceptance or dispute)
+    /// before the marking stands as it is; so a game left in counting by
+    /// both players still ends.
+    pub counting_limit: Duration,
+    /// Dead-stone estimates (when counting opens) run at most this many at
+    /// once.
+    pub estimate_workers: usize,
+    /// Live games a lobby snapshot lists (the newest, besides the viewer's
+    /// own); the rest are paged over `GET /api/games`.
+    pub lobby_games: usize,
     /// How often the server records that it is alive (downtime is measured
     /// from the last record).
     pub heartbeat: Duration,
@@ -54,6 +64,11 @@ impl Default for ServerConfig {
             session_lifetime: Duration::from_secs(30 * 24 * 3600),
             abandonment: Duration::from_secs(120),
             linger: Duration::from_secs(600),
+            counting_limit: Duration::from_secs(600),
+            lobby_games: 100,
+            // Half the cores: counting must not starve live play.
+            estimate_workers: std::thread::available_parallelism()
+                .map_or(1, |n| (n.get() / 2).max(1)),
             heartbeat: Duration::from_secs(1),
             max_message: 4096,
         }

@@ -30,6 +30,7 @@
 //! ```
 
 pub mod accounts;
+pub mod blocking;
 pub mod computer;
 pub mod config;
 pub mod error;
@@ -109,7 +110,7 @@ pub async fn start(store: Arc<dyn Store>, config: ServerConfig) -> Result<AppSta
         accounts::password::hash(format!("decoy-{}", fastrand::u64(..)), config.password_cost)
             .await?;
     let (games, endings) = Shared::new(Arc::clone(&store), config.clone());
-    let lobby = Arc::new(Lobby::default());
+    let lobby = Arc::new(Lobby::new(config.lobby_games));
     let workers = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
     let computer = Arc::new(Computer::open(&*store, workers).await?);
     for (row, settings) in games.restore().await? {

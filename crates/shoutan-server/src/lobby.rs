@@ -156,20 +156,31 @@ enum Notice {
 
 /// The lobby's hub.
 pub struct Lobby {
+    /// Live games a snapshot lists (the newest; the viewer's own come
+    /// besides): a lobby of thousands of games must not cost every visitor
+    /// the whole list. The rest are paged over `GET /api/games`.
+    snapshot_games: usize,
     notices: broadcast::Sender<Notice>,
     live: Mutex<BTreeMap<GameId, LiveGameView>>,
 }
 
-impl Default for Lobby {
-    fn default() -> Lobby {
+impl Lobby {
+    /// An empty lobby whose snapshots list `snapshot_games` live games.
+    #[must_use]
+    pub fn new(snapshot_games: usize) -> Lobby {
         Lobby {
+            snapshot_games,
             notices: broadcast::channel(1024).0,
             live: Mutex::new(BTreeMap::new()),
         }
     }
-}
 
-impl Lobby {
+    /// Live games a snapshot lists, besides the viewer's own.
+    #[must_use]
+    pub fn snapshot_size(&self) -> usize {
+        self.snapshot_games
+    }
+
     /// A challenge was made.
     pub fn challenge_opened(&self, view: ChallengeView) {
         let _ = self.notices.send(Notice::ChallengeOpened(Arc::new(view)));
@@ -199,12 +210,53 @@ impl Lobby {
         let _ = self.notices.send(Notice::GameEnded { id, result });
     }
 
-    /// The live games, oldest first.
+    /// Live games, newest first: `limit` of them after skipping `offset`;
+    /// and how many there are in all.
     #[must_use]
-    pub fn live_games(&self) -> Vec<LiveGameView> {
+    pub fn live_games(&self, offset: usize, limit: usize) -> (Vec<LiveGameView>, usize) {
         self.live
             .lock()
-            .map(|live| live.values().cloned().collect())
+            .map(|live| {
+                let page = live.values().rev().skip(offset).take(limit).cloned();
+                (page.collect(), live.len())
+            })
+            .unwrap_or_default()
+    }
+
+    /// The live games `user` plays in, newest first.
+    #[must_use]
+    pub fn games_of(&self, user: UserId) -> Vec<LiveGameView> {
+        self.live
+            .lock()
+            .map(|live| {
+                live.values()
+                    .rev()
+                    .filter(|g| g.black.id == user || g.white.id == user)
+                    .cloned()
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// What a lobby snapshot lists: the newest live games and the viewer's
+    /// own, newest first; and the count of all.
+    #[must_use]
+    pub fn snapshot_games(&self, viewer: Option<UserId>) -> (Vec<LiveGameView>, usize) {
+        self.live
+            .lock()
+            .map(|live| {
+                let games = live
+                    .values()
+                    .rev()
+                    .enumerate()
+                    .filter(|(i, g)| {
+                        *i < self.snapshot_games
+                            || viewer.is_some_and(|v| g.black.id == v || g.white.id == v)
+                    })
+                    .map(|(_, g)| g.clone())
+                    .collect();
+                (games, live.len())
+            })
             .unwrap_or_default()
     }
 }
@@ -239,7 +291,7 @@ pub async fn lobby_ws(
     let viewer = user.map(|u| u.id);
     let challenges = visible_challenges(&app, viewer).await?;
     let notices = app.lobby.notices.subscribe();
-    let games = app.lobby.live_games();
+    let games = app.lobby.snapshot_games(viewer);
     Ok(ws
         .read_buffer_size(8 * 1024)
         .on_upgrade(move |socket| lobby_connection(socket, viewer, challenges, games, notices)))
@@ -249,10 +301,15 @@ async fn lobby_connection(
     mut socket: WebSocket,
     viewer: Option<UserId>,
     challenges: Vec<ChallengeView>,
-    games: Vec<LiveGameView>,
+    (games, games_total): (Vec<LiveGameView>, usize),
     mut notices: broadcast::Receiver<Notice>,
 ) {
-    let snapshot = serde_json::json!({"type": "lobby", "challenges": challenges, "games": games});
+    let snapshot = serde_json::json!({
+        "type": "lobby",
+        "challenges": challenges,
+        "games": games,
+        "games_total": games_total,
+    });
     if socket.send(frame(&snapshot)).await.is_err() {
         return;
     }

@@ -1,4 +1,14 @@
 //! The actor of one live game: the single writer of its state.
+//!
+//! Every change goes one way, as in lila's round actor: the event is
+//! checked by applying it to a copy of the state; the copy's event is
+//! appended to the durable log; only then does the copy become the state,
+//! and the event's frame goes out. A refused event or a failed append
+//! leaves the state exactly as the log has it.
+//!
+//! Small collaborators keep the rest: [`Presence`] (who is there, told at
+//! most once a second), the [`Estimates`](super::estimates::Estimates)
+//! pool (the dead-stone proposal, off the actor), the chat window.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
@@ -6,15 +16,18 @@ use std::sync::Arc;
 use axum::extract::ws::Utf8Bytes;
 use serde::Serialize;
 use shoutan_clock::{ClockError, Flag, Instant, Millis, Status};
-use shoutan_rules::{Color, estimate};
+use shoutan_rules::{Color, Phase, PointSet};
 use shoutan_store::{GameId, StoreError, StoredEvent, UserId};
 use tokio::sync::{broadcast, mpsc, oneshot};
+use tokio::task::JoinHandle;
 
+use super::estimates::{ESTIMATES_PER_GAME, NoProposal};
 use super::event::{ChatChannel, CommandRef, GameEvent, Record};
+use super::presence::{Presence, PresenceFrame};
 use super::protocol::{ClientMessage, ErrorFrame};
 use super::registry::{Ending, Shared};
 use super::state::{LiveState, Refusal};
-use super::view::{ByColor, event_frames};
+use super::view::event_frames;
 use crate::time;
 
 /// Events kept in memory for clients that reconnect.
@@ -125,6 +138,9 @@ pub struct GameHandle {
     /// The game.
     pub id: GameId,
     pub(crate) tx: mpsc::Sender<Msg>,
+    /// Which actor of the game it reaches (a game retired and loaded again
+    /// gets a new one).
+    incarnation: u64,
 }
 
 /// The actor has stopped (the game was retired from memory).
@@ -133,6 +149,11 @@ pub struct GameHandle {
 pub struct Gone;
 
 impl GameHandle {
+    /// Whether this is the handle of the actor `incarnation`.
+    pub(crate) fn is_of(&self, incarnation: u64) -> bool {
+        self.incarnation == incarnation
+    }
+
     async fn ask<T>(&self, msg: impl FnOnce(oneshot::Sender<T>) -> Msg) -> Result<T, Gone> {
         let (reply, answer) = oneshot::channel();
         self.tx.send(msg(reply)).await.map_err(|_| Gone)?;
@@ -203,7 +224,7 @@ impl GameHandle {
     }
 }
 
-/// Why a change could not be made.
+/// Why a change could not be made. Either way the state is as the log has it.
 enum Failure {
     Refused(Refusal),
     Storage(StoreError),
@@ -215,30 +236,39 @@ impl From<Refusal> for Failure {
     }
 }
 
+/// The dead-stone proposal of the counting just opened, on its way.
+struct Proposal {
+    /// The estimate, running on the server's estimate pool.
+    estimate: JoinHandle<Result<PointSet, NoProposal>>,
+}
+
+/// The counting phase as the actor follows it.
+#[derive(Default)]
+struct Counting {
+    /// Estimates asked for in this game ([`ESTIMATES_PER_GAME`] at most).
+    estimates: u32,
+    /// The proposal on its way, if one is.
+    proposal: Option<Proposal>,
+    /// The last counting action (opening, a mark, an acceptance): counting
+    /// idle for the server's limit after it closes as marked.
+    last_action: Option<Instant>,
+}
+
 /// The actor.
 pub(crate) struct Actor {
     id: GameId,
+    incarnation: u64,
     created_at: i64,
     state: LiveState,
     shared: Arc<Shared>,
     events: broadcast::Sender<Outgoing>,
     recent: VecDeque<Arc<EventFrame>>,
-    online: [u32; 2],
-    away_since: [Option<Instant>; 2],
-    spectators: u32,
+    presence: Presence,
     announced: Instant,
     chat_window: HashMap<UserId, (Instant, u32)>,
+    counting: Counting,
     ending_sent: bool,
     linger_until: Option<tokio::time::Instant>,
-}
-
-#[derive(Serialize)]
-struct Presence {
-    r#type: &'static str,
-    online: ByColor<bool>,
-    away_since: ByColor<Option<u64>>,
-    claimable_at: ByColor<Option<u64>>,
-    spectators: u32,
 }
 
 #[derive(Serialize)]
@@ -247,11 +277,18 @@ struct Welcome<'a> {
     you: &'static str,
     last_command_id: Option<u64>,
     game: super::view::GameView,
-    presence: &'a Presence,
+    presence: &'a PresenceFrame,
 }
 
 fn text(json: String) -> Utf8Bytes {
     Utf8Bytes::from(json)
+}
+
+/// What woke the actor up.
+enum Wake {
+    Message(Option<Msg>),
+    Timer,
+    Proposal(Result<PointSet, NoProposal>),
 }
 
 impl Actor {
@@ -264,18 +301,23 @@ impl Actor {
         shared: Arc<Shared>,
     ) -> Actor {
         let now = time::now();
+        let counting = Counting {
+            last_action: (state.game.phase() == Phase::Counting).then_some(now),
+            ..Counting::default()
+        };
+        static INCARNATIONS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         Actor {
             id,
+            incarnation: INCARNATIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             created_at,
             announced: now.max(state.last_at),
             state,
             shared,
             events: broadcast::channel(BROADCAST).0,
             recent,
-            online: [0, 0],
-            away_since: [Some(now), Some(now)],
-            spectators: 0,
+            presence: Presence::new(now),
             chat_window: HashMap::new(),
+            counting,
             ending_sent: false,
             linger_until: None,
         }
@@ -284,15 +326,31 @@ impl Actor {
     /// Starts the actor; the handle reaches it.
     pub(crate) fn spawn(self) -> GameHandle {
         let (tx, rx) = mpsc::channel(INBOX);
-        let handle = GameHandle { id: self.id, tx };
+        let handle = GameHandle {
+            id: self.id,
+            tx,
+            incarnation: self.incarnation,
+        };
         tokio::spawn(self.run(rx));
         handle
     }
 
-    /// Appends the first event of a new game (its clock starts), or the
-    /// downtime excuse of a restored one.
+    /// Appends the first event of a new game (its clock starts).
     pub(crate) async fn open(&mut self, event: GameEvent) -> Result<(), StoreError> {
         let at = time::now().max(self.state.last_at);
+        self.open_at(at, event).await
+    }
+
+    /// Takes up a game whose server stopped: the time from its last sign
+    /// of life (`last_sign`) to this very append is excused on the clock,
+    /// so the whole gap — the downtime and the rebuilding — is forgiven.
+    pub(crate) async fn resume(&mut self, last_sign: Instant) -> Result<(), StoreError> {
+        let at = time::now().max(self.state.last_at);
+        let excused_ms = (at - last_sign.min(at)).as_millis();
+        self.open_at(at, GameEvent::Resume { excused_ms }).await
+    }
+
+    async fn open_at(&mut self, at: Instant, event: GameEvent) -> Result<(), StoreError> {
         match self.commit(at, event, None).await {
             Ok(_) => Ok(()),
             Err(Failure::Storage(e)) => Err(e),
@@ -306,46 +364,64 @@ impl Actor {
         }
         loop {
             let wake = self.next_wake();
-            let msg = tokio::select! {
-                msg = rx.recv() => msg,
-                () = sleep_until(wake) => {
+            let woke = tokio::select! {
+                msg = rx.recv() => Wake::Message(msg),
+                () = sleep_until(wake) => Wake::Timer,
+                result = proposal(&mut self.counting.proposal) => Wake::Proposal(result),
+            };
+            match woke {
+                Wake::Message(Some(msg)) => self.handle(msg).await,
+                Wake::Message(None) => break,
+                Wake::Timer => {
                     self.on_timer().await;
                     if self.may_retire() {
-                        self.shared.retire(self.id).await;
+                        self.shared.retire(self.id, self.incarnation).await;
                         break;
                     }
-                    continue;
                 }
-            };
-            let Some(msg) = msg else { break };
-            self.handle(msg).await;
+                Wake::Proposal(result) => self.on_proposal(result).await,
+            }
         }
     }
 
+    /// The earliest of: the clock's next flag or byo-yomi call, the
+    /// presence frame due, the counting limit, the end of lingering.
     fn next_wake(&self) -> Option<tokio::time::Instant> {
+        let presence = self.presence.due();
         if self.state.is_over() {
-            return self.linger_until;
+            return earliest(self.linger_until, presence);
         }
         let clock = &self.state.clock;
         let flag = clock.deadline().map(|d| d + clock.max_lag_credit());
         let call = clock.next_announcement(self.announced).map(|a| a.at);
-        let at = match (flag, call) {
-            (Some(a), Some(b)) => a.min(b),
-            (a, b) => a.or(b)?,
-        };
-        Some(time::deadline(at))
+        let counting = self
+            .counting
+            .last_action
+            .map(|t| t + Millis::from_millis(millis_of(self.shared.config.counting_limit)));
+        let clock_wake = [flag, call, counting]
+            .into_iter()
+            .flatten()
+            .min()
+            .map(time::deadline);
+        earliest(clock_wake, presence)
     }
 
     fn may_retire(&self) -> bool {
         self.state.is_over()
-            && self.online == [0, 0]
-            && self.spectators == 0
+            && self.presence.is_empty()
             && self
                 .linger_until
                 .is_some_and(|t| tokio::time::Instant::now() >= t)
     }
 
     async fn on_timer(&mut self) {
+        if self
+            .presence
+            .due()
+            .is_some_and(|t| t <= tokio::time::Instant::now())
+        {
+            self.tell_presence();
+        }
         if self.state.is_over() {
             return;
         }
@@ -353,7 +429,19 @@ impl Actor {
         if let Err(e) = self.settle(now, true).await {
             self.log_failure(&e);
         }
+        if self.counting_expired(now)
+            && let Err(e) = self.commit(now, GameEvent::CountingExpired, None).await
+        {
+            self.log_failure(&e);
+        }
         self.announce(now);
+    }
+
+    fn counting_expired(&self, now: Instant) -> bool {
+        self.state.game.phase() == Phase::Counting
+            && self.counting.last_action.is_some_and(|t| {
+                now >= t + Millis::from_millis(millis_of(self.shared.config.counting_limit))
+            })
     }
 
     /// Broadcasts the byo-yomi calls due by `now`.
@@ -409,89 +497,121 @@ impl Actor {
         }
     }
 
-    /// Applies `event`, and the counting proposal it may open; appends them
-    /// durably; then broadcasts. On a storage failure the state is rebuilt
-    /// from the log, which does not have them.
+    /// Checks `event` on a copy of the state, appends it to the log, and
+    /// only then makes the copy the state and broadcasts the event. A
+    /// refusal or a failed append changes nothing: the state stays the
+    /// log's. Returns the event's version.
     async fn commit(
         &mut self,
         at: Instant,
         event: GameEvent,
         cmd: Option<CommandRef>,
     ) -> Result<u64, Failure> {
-        let mut applied = Vec::with_capacity(2);
-        let effects = self.state.apply(at, &event, cmd)?;
-        let opened = effects.counting_opened;
-        applied.push((self.state.version, event, cmd, effects));
-        if opened {
-            let (board, to_move, ruleset) = (
-                self.state.game.board().clone(),
-                self.state.game.to_move(),
-                *self.state.game.ruleset(),
-            );
-            let proposal = tokio::task::spawn_blocking(move || estimate(&board, to_move, &ruleset))
-                .await
-                .map(|e| e.dead)
-                .unwrap_or_else(|_| shoutan_rules::PointSet::new(self.state.game.size()));
-            let size = self.state.game.size();
-            let counting = GameEvent::Counting {
-                dead: proposal.iter().map(|p| p.to_gtp(size)).collect(),
-            };
-            let effects = self.state.apply(at, &counting, None)?;
-            applied.push((self.state.version, counting, None, effects));
-        }
-        // The frames show the state after each event; with a proposal, the
-        // move's frame already shows counting open.
-        let stored: Vec<StoredEvent> = applied
-            .iter()
-            .map(|(v, event, cmd, _)| StoredEvent {
-                game: self.id,
-                version: *v,
-                at: time::millis(at),
-                body: serde_json::to_string(&Record {
-                    event: event.clone(),
-                    cmd: *cmd,
-                })
-                .unwrap_or_default(),
+        let mut next = self.state.clone();
+        let effects = next.apply(at, &event, cmd)?;
+        let stored = StoredEvent {
+            game: self.id,
+            version: next.version,
+            at: time::millis(at),
+            body: serde_json::to_string(&Record {
+                event: event.clone(),
+                cmd,
             })
-            .collect();
-        let frames: Vec<Arc<EventFrame>> = applied
-            .iter()
-            .map(|(v, event, _, effects)| {
-                let (all, players) = event_frames(&self.state, at, event, effects);
-                Arc::new(EventFrame {
-                    v: *v,
-                    all: text(all),
-                    players: players.map(text),
-                })
-            })
-            .collect();
-        if let Err(e) = self.shared.store.append_events(stored).await {
-            self.reload().await;
-            return Err(Failure::Storage(e));
+            .unwrap_or_default(),
+        };
+        self.shared
+            .store
+            .append_events(vec![stored])
+            .await
+            .map_err(Failure::Storage)?;
+        self.state = next;
+        let (all, players) = event_frames(&self.state, at, &event, &effects);
+        let frame = Arc::new(EventFrame {
+            v: self.state.version,
+            all: text(all),
+            players: players.map(text),
+        });
+        if self.recent.len() == RECENT {
+            self.recent.pop_front();
         }
-        for frame in frames {
-            if self.recent.len() == RECENT {
-                self.recent.pop_front();
-            }
-            self.recent.push_back(Arc::clone(&frame));
-            let _ = self.events.send(Outgoing::Event(frame));
-        }
+        self.recent.push_back(Arc::clone(&frame));
+        let _ = self.events.send(Outgoing::Event(frame));
         self.announced = self.announced.max(at);
+        self.follow_counting(at, &event, effects.counting_opened);
         if self.state.is_over() {
             self.finished();
         }
-        Ok(applied[0].0)
+        Ok(self.state.version)
     }
 
-    /// Rebuilds the state from the log after a failed append.
-    async fn reload(&mut self) {
-        match super::registry::load(&*self.shared.store, self.id).await {
-            Ok(Some(loaded)) => {
-                self.state = loaded.state;
-                self.recent = loaded.recent;
+    /// Keeps up with the counting phase after an event: when counting
+    /// opens, the proposal is asked of the estimate pool (within the
+    /// game's allowance); a player's mark, acceptance or dispute makes any
+    /// proposal still on its way moot.
+    fn follow_counting(&mut self, at: Instant, event: &GameEvent, opened: bool) {
+        if self.state.game.phase() != Phase::Counting {
+            self.counting.last_action = None;
+            self.drop_proposal();
+            return;
+        }
+        match event {
+            GameEvent::Toggle { .. } | GameEvent::Accept { .. } => {
+                self.counting.last_action = Some(at);
+                self.drop_proposal();
             }
-            Ok(None) => tracing::error!(game = self.id, "the game vanished from the store"),
-            Err(e) => tracing::error!(game = self.id, "cannot reload the game: {e}"),
+            GameEvent::Counting { .. } => self.counting.last_action = Some(at),
+            _ if opened => {
+                self.counting.last_action = Some(at);
+                self.drop_proposal();
+                if self.counting.estimates < ESTIMATES_PER_GAME {
+                    self.counting.estimates += 1;
+                    let shared = Arc::clone(&self.shared);
+                    let (board, to_move, ruleset) = (
+                        self.state.game.board().clone(),
+                        self.state.game.to_move(),
+                        *self.state.game.ruleset(),
+                    );
+                    self.counting.proposal = Some(Proposal {
+                        estimate: tokio::spawn(async move {
+                            shared
+                                .estimates
+                                .dead_stones(&board, to_move, &ruleset)
+                                .await
+                        }),
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn drop_proposal(&mut self) {
+        if let Some(p) = self.counting.proposal.take() {
+            p.estimate.abort();
+        }
+    }
+
+    /// The proposal arrived: it becomes the marking (an empty one too: it
+    /// tells the players the server has proposed), unless a player has
+    /// marked or accepted since counting opened (then it was dropped).
+    async fn on_proposal(&mut self, result: Result<PointSet, NoProposal>) {
+        self.counting.proposal = None;
+        let dead = match result {
+            Ok(dead) => dead,
+            Err(why) => {
+                tracing::info!(game = self.id, "counting opens without a proposal: {why}");
+                return;
+            }
+        };
+        if self.state.game.phase() != Phase::Counting {
+            return;
+        }
+        let size = self.state.game.size();
+        let event = GameEvent::Counting {
+            dead: dead.iter().map(|p| p.to_gtp(size)).collect(),
+        };
+        if let Err(e) = self.commit(time::now(), event, None).await {
+            self.log_failure(&e);
         }
     }
 
@@ -509,50 +629,27 @@ impl Actor {
         self.linger_until = Some(tokio::time::Instant::now() + self.shared.config.linger);
     }
 
-    fn presence(&self) -> Presence {
-        let online = ByColor {
-            black: self.online[0] > 0,
-            white: self.online[1] > 0,
-        };
-        let claimable = |c: Color| {
-            (!self.state.is_over())
-                .then(|| self.claimable_at(c))
-                .flatten()
-                .map(Instant::as_millis)
-        };
-        Presence {
-            r#type: "presence",
-            online,
-            away_since: ByColor {
-                black: self.away_since[0].map(Instant::as_millis),
-                white: self.away_since[1].map(Instant::as_millis),
-            },
-            claimable_at: ByColor {
-                black: claimable(Color::Black),
-                white: claimable(Color::White),
-            },
-            spectators: self.spectators,
-        }
-    }
-
     /// When the opponent of the absent `absent` may claim the game: after
     /// the configured wait, or sooner if `absent` had less time left.
     fn claimable_at(&self, absent: Color) -> Option<Instant> {
-        let since = self.away_since[absent.index()]?;
-        let wait = Millis::from_millis(
-            u64::try_from(self.shared.config.abandonment.as_millis()).unwrap_or(u64::MAX),
-        );
+        if self.state.is_over() {
+            return None;
+        }
+        let since = self.presence.away_since(absent)?;
+        let wait = Millis::from_millis(millis_of(self.shared.config.abandonment));
         let left = self
             .state
             .clock
             .reading(absent, since)
             .total_left
             .unwrap_or(Millis::MAX);
-        Some(since + wait.min(left))
+        self.presence.claimable_at(absent, wait, left)
     }
 
-    fn broadcast_presence(&self) {
-        let json = serde_json::to_string(&self.presence()).unwrap_or_default();
+    fn tell_presence(&mut self) {
+        let claimable = ByColorClaims::of(self);
+        let frame = self.presence.frame(|c| claimable.at(c));
+        let json = serde_json::to_string(&frame).unwrap_or_default();
         let _ = self.events.send(Outgoing::Notice(text(json)));
     }
 
@@ -561,17 +658,15 @@ impl Actor {
             Msg::Join { who, since, reply } => {
                 let joined = self.join(&who, since);
                 if reply.send(joined).is_ok() {
-                    self.broadcast_presence();
                     if let Some(color) = who.color {
                         self.arrive(color).await;
                     }
                 } else {
-                    self.leave(&who);
+                    self.presence.leave(who.color, time::now());
                 }
             }
             Msg::Leave { who } => {
-                self.leave(&who);
-                self.broadcast_presence();
+                self.presence.leave(who.color, time::now());
                 if self.may_retire() {
                     self.linger_until = Some(tokio::time::Instant::now());
                 }
@@ -616,15 +711,11 @@ impl Actor {
     }
 
     fn join(&mut self, who: &Participant, since: Option<u64>) -> Joined {
-        match who.color {
-            Some(c) => {
-                self.online[c.index()] += 1;
-                self.away_since[c.index()] = None;
-            }
-            None => self.spectators += 1,
-        }
+        let now = time::now();
+        self.presence.join(who.color, now);
         let events = self.events.subscribe();
-        let presence = self.presence();
+        let claimable = ByColorClaims::of(self);
+        let presence = self.presence.snapshot(|c| claimable.at(c));
         let welcome = Welcome {
             r#type: "welcome",
             you: who.color.map_or("spectator", Color::name),
@@ -634,7 +725,7 @@ impl Actor {
                 .and_then(|(id, _)| self.state.last_command.get(id).copied()),
             game: self
                 .state
-                .game_view(self.id, self.created_at, time::now(), who.color.is_some()),
+                .game_view(self.id, self.created_at, now, who.color.is_some()),
             presence: &presence,
         };
         let missed = since.and_then(|s| self.missed(s)).unwrap_or_default();
@@ -642,19 +733,6 @@ impl Actor {
             welcome: text(serde_json::to_string(&welcome).unwrap_or_default()),
             missed,
             events,
-        }
-    }
-
-    fn leave(&mut self, who: &Participant) {
-        match who.color {
-            Some(c) => {
-                let online = &mut self.online[c.index()];
-                *online = online.saturating_sub(1);
-                if *online == 0 {
-                    self.away_since[c.index()] = Some(time::now());
-                }
-            }
-            None => self.spectators = self.spectators.saturating_sub(1),
         }
     }
 
@@ -851,12 +929,9 @@ impl Actor {
     /// A claim by `color` that the opponent abandoned the game.
     fn claim(&self, color: Color, at: Instant, id: Option<u64>) -> Result<GameEvent, ErrorFrame> {
         let absent = color.opponent();
-        if self.online[absent.index()] > 0 {
-            return Err(ErrorFrame::new(
-                id,
-                "opponent_present",
-                "your opponent is connected",
-            ));
+        let present = || ErrorFrame::new(id, "opponent_present", "your opponent is connected");
+        if self.presence.is_online(absent) {
+            return Err(present());
         }
         match self.claimable_at(absent) {
             Some(when) if at >= when => Ok(if self.state.both_moved() {
@@ -869,27 +944,14 @@ impl Actor {
                 "not_yet",
                 format!(
                     "your opponent left {} ago; you may claim in {}",
-                    at - self.away_since[absent.index()].unwrap_or(at),
+                    at - self.presence.away_since(absent).unwrap_or(at),
                     when - at
                 ),
             )),
-            None => Err(ErrorFrame::new(
-                id,
-                "opponent_present",
-                "your opponent is connected",
-            )),
+            None => Err(present()),
         }
     }
-}
 
-async fn sleep_until(at: Option<tokio::time::Instant>) {
-    match at {
-        Some(at) => tokio::time::sleep_until(at).await,
-        None => std::future::pending().await,
-    }
-}
-
-impl Actor {
     /// The state (before the actor is spawned).
     pub(crate) fn state(&self) -> &LiveState {
         &self.state
@@ -936,5 +998,51 @@ impl Actor {
             Failure::Refused(r) => r.to_string(),
             Failure::Storage(e) => format!("storage: {e}"),
         })
+    }
+}
+
+/// The claim times of both players, read before the presence is borrowed
+/// for its frame.
+struct ByColorClaims(shoutan_rules::ByColor<Option<Instant>>);
+
+impl ByColorClaims {
+    fn of(actor: &Actor) -> ByColorClaims {
+        ByColorClaims(shoutan_rules::ByColor::of(|c| actor.claimable_at(c)))
+    }
+
+    fn at(&self, color: Color) -> Option<Instant> {
+        self.0[color]
+    }
+}
+
+/// The proposal's result, when there is one on its way.
+async fn proposal(pending: &mut Option<Proposal>) -> Result<PointSet, NoProposal> {
+    match pending {
+        Some(p) => match (&mut p.estimate).await {
+            Ok(result) => result,
+            Err(_) => Err(NoProposal::Cancelled),
+        },
+        None => std::future::pending().await,
+    }
+}
+
+fn earliest(
+    a: Option<tokio::time::Instant>,
+    b: Option<tokio::time::Instant>,
+) -> Option<tokio::time::Instant> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+fn millis_of(d: std::time::Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
+async fn sleep_until(at: Option<tokio::time::Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
     }
 }

@@ -105,6 +105,10 @@ pub enum GameEvent {
         /// Who.
         color: Color,
     },
+    /// Counting stood idle for the server's counting limit (nobody marked,
+    /// accepted or disputed): the marking stands as it is, as if both
+    /// players had accepted it.
+    CountingExpired,
     /// A dispute over life and death: play resumes with the claimant to
     /// move (Art. 21.4).
     Dispute {

@@ -13,7 +13,9 @@
 //! `move`/`pass` commands, exactly as a WebSocket connection does.
 
 pub mod actor;
+pub mod estimates;
 pub mod event;
+pub mod presence;
 pub mod protocol;
 pub mod registry;
 pub mod state;

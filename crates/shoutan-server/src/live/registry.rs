@@ -6,18 +6,28 @@
 //! While the server is down nobody can move, so the time is not charged:
 //! on restart each live game's running clock is excused the time from the
 //! server's last sign of life — the later of its last heartbeat (written
-//! every second) and the game's last event — to the restart. The excuse is
-//! itself an event of the log (`resume`), so later replays agree. A player
-//! loses at most the heartbeat interval of thinking time to a crash.
+//! every second) and the game's last event — to the moment the game is
+//! live again (the `resume` event's own instant, so the rebuilding is
+//! excused too). The excuse is itself an event of the log, so later
+//! replays agree. A player loses at most the heartbeat interval of
+//! thinking time to a crash.
+//!
+//! # No lock across I/O
+//! The map of games is locked only to find or place a game's slot; a game
+//! is loaded from the store inside its own slot, so loading one game never
+//! holds up another.
 
 use std::collections::{HashMap, VecDeque};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
+use futures_util::StreamExt;
+use shoutan_clock::Instant;
 use shoutan_rules::GameResult;
 use shoutan_store::{GameEnd, GameId, GameRow, GameStatus, RatingUpdate, Store, StoreError};
-use tokio::sync::{Mutex, mpsc};
+use tokio::sync::{OnceCell, mpsc};
 
 use super::actor::{Actor, EventFrame, GameHandle};
+use super::estimates::Estimates;
 use super::event::{GameEvent, Record};
 use super::state::LiveState;
 use super::view::{ResultView, event_frames};
@@ -45,13 +55,22 @@ pub struct Ending {
     pub ended_at: i64,
 }
 
-/// What the actors share: the store, the settings, the registry of games.
+/// Games rebuilt at once after a restart.
+const RESTORING: usize = 16;
+
+/// A game's place in the registry: empty while it loads, then its actor.
+type Slot = Arc<OnceCell<GameHandle>>;
+
+/// What the actors share: the store, the settings, the registry of games,
+/// the dead-stone estimator.
 pub struct Shared {
     /// The store.
     pub store: Arc<dyn Store>,
     /// The settings.
     pub config: ServerConfig,
-    games: Mutex<HashMap<GameId, GameHandle>>,
+    /// The estimates that open counting.
+    pub estimates: Estimates,
+    games: Mutex<HashMap<GameId, Slot>>,
     endings: mpsc::UnboundedSender<Ending>,
 }
 
@@ -61,6 +80,9 @@ pub enum LoadError {
     /// The store failed.
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// There is no such game.
+    #[error("no such game")]
+    Missing,
     /// The log does not replay.
     #[error("game {game}: {why}")]
     Corrupt {
@@ -128,6 +150,7 @@ impl Shared {
         (
             Arc::new(Shared {
                 store,
+                estimates: Estimates::new(config.estimate_workers),
                 config,
                 games: Mutex::new(HashMap::new()),
                 endings,
@@ -141,8 +164,32 @@ impl Shared {
         let _ = self.endings.send(ending);
     }
 
-    pub(crate) async fn retire(&self, id: GameId) {
-        self.games.lock().await.remove(&id);
+    /// Forgets the game of the actor that stops (its `incarnation` tells
+    /// it from a newer actor of the same game).
+    pub(crate) async fn retire(&self, id: GameId, incarnation: u64) {
+        let Ok(mut games) = self.games.lock() else {
+            return;
+        };
+        let stale = games
+            .get(&id)
+            .and_then(|slot| slot.get())
+            .is_none_or(|handle| handle.tx.is_closed() || handle.is_of(incarnation));
+        if stale {
+            games.remove(&id);
+        }
+    }
+
+    /// The slot of `id`: the one in the map, or a fresh one in place of a
+    /// missing slot or one whose actor stopped.
+    fn slot(&self, id: GameId) -> Slot {
+        let Ok(mut games) = self.games.lock() else {
+            return Arc::new(OnceCell::new());
+        };
+        let slot = games.entry(id).or_default();
+        if slot.get().is_some_and(|h| h.tx.is_closed()) {
+            *slot = Arc::default();
+        }
+        Arc::clone(slot)
     }
 
     /// Starts the actor of a game just created: its clock starts now.
@@ -157,109 +204,118 @@ impl Shared {
         row: GameRow,
         first: GameEvent,
     ) -> Result<GameHandle, LoadError> {
-        let mut games = self.games.lock().await;
-        let loaded = load(&*self.store, row.id)
-            .await?
-            .ok_or(LoadError::Corrupt {
-                game: row.id,
-                why: "the game vanished".into(),
-            })?;
-        let mut actor = Actor::new(
-            row.id,
-            row.created_at,
-            loaded.state,
-            loaded.recent,
-            Arc::clone(self),
-        );
-        actor.open(first).await?;
-        let handle = actor.spawn();
-        games.insert(row.id, handle.clone());
-        Ok(handle)
+        let slot = self.slot(row.id);
+        let handle = slot
+            .get_or_try_init(|| async {
+                let mut actor = self.actor(row.id).await?;
+                actor.open(first).await?;
+                Ok::<_, LoadError>(actor.spawn())
+            })
+            .await?;
+        Ok(handle.clone())
     }
 
-    /// The game's actor, loading the game from the store if it is not in
-    /// memory; `None` if there is no such game.
-    pub async fn get(self: &Arc<Self>, id: GameId) -> Result<Option<GameHandle>, LoadError> {
-        let mut games = self.games.lock().await;
-        if let Some(handle) = games.get(&id)
-            && !handle.tx.is_closed()
-        {
-            return Ok(Some(handle.clone()));
-        }
-        let Some(loaded) = load(&*self.store, id).await? else {
-            return Ok(None);
-        };
-        let mut actor = Actor::new(
+    /// The actor of a game rebuilt from its log.
+    async fn actor(self: &Arc<Self>, id: GameId) -> Result<Actor, LoadError> {
+        let loaded = load(&*self.store, id).await?.ok_or(LoadError::Corrupt {
+            game: id,
+            why: "the game vanished".into(),
+        })?;
+        Ok(Actor::new(
             id,
             loaded.row.created_at,
             loaded.state,
             loaded.recent,
             Arc::clone(self),
-        );
-        if loaded.row.status == GameStatus::Live && actor_needs_start(&actor) {
-            actor.open(GameEvent::Start).await?;
+        ))
+    }
+
+    /// The game's actor, loading the game from the store if it is not in
+    /// memory; `None` if there is no such game.
+    pub async fn get(self: &Arc<Self>, id: GameId) -> Result<Option<GameHandle>, LoadError> {
+        let slot = self.slot(id);
+        let loaded = slot
+            .get_or_try_init(|| async {
+                let Some(loaded) = load(&*self.store, id).await? else {
+                    return Err(LoadError::Missing);
+                };
+                let live = loaded.row.status == GameStatus::Live;
+                let mut actor = Actor::new(
+                    id,
+                    loaded.row.created_at,
+                    loaded.state,
+                    loaded.recent,
+                    Arc::clone(self),
+                );
+                if live && actor_needs_start(&actor) {
+                    actor.open(GameEvent::Start).await?;
+                }
+                Ok(actor.spawn())
+            })
+            .await;
+        match loaded {
+            Ok(handle) => Ok(Some(handle.clone())),
+            Err(LoadError::Missing) => {
+                if let Ok(mut games) = self.games.lock() {
+                    games.remove(&id);
+                }
+                Ok(None)
+            }
+            Err(e) => Err(e),
         }
-        let handle = actor.spawn();
-        games.insert(id, handle.clone());
-        Ok(Some(handle))
     }
 
     /// The game's actor if it is in memory.
     pub async fn running(&self, id: GameId) -> Option<GameHandle> {
-        self.games
-            .lock()
-            .await
+        let games = self.games.lock().ok()?;
+        games
             .get(&id)
+            .and_then(|slot| slot.get())
             .filter(|h| !h.tx.is_closed())
             .cloned()
     }
 
     /// After a restart: rebuilds every live game, excusing the downtime on
-    /// its clock (see the module documentation). Returns the games, for the
-    /// lobby.
+    /// its clock (see the module documentation), several at a time.
+    /// Returns the games, for the lobby.
     pub async fn restore(self: &Arc<Self>) -> Result<Vec<(GameRow, GameSettings)>, StoreError> {
-        let restart = time::now();
         let heartbeat = self.store.last_heartbeat().await?.map(time::instant);
-        let mut restored = Vec::new();
-        for row in self.store.live_games().await? {
-            let loaded = match load(&*self.store, row.id).await {
-                Ok(Some(loaded)) => loaded,
-                Ok(None) => continue,
-                Err(e) => {
-                    tracing::error!("cannot restore game {}: {e}", row.id);
-                    continue;
-                }
-            };
-            let settings = loaded.state.settings.clone();
-            let last_sign = heartbeat.map_or(loaded.state.last_at, |h| h.max(loaded.state.last_at));
-            let mut actor = Actor::new(
-                row.id,
-                row.created_at,
-                loaded.state,
-                loaded.recent,
-                Arc::clone(self),
-            );
-            let opened = if actor_needs_start(&actor) {
-                actor.open(GameEvent::Start).await
-            } else if actor_clock_runs(&actor) {
-                let excused = restart - last_sign;
-                actor
-                    .open(GameEvent::Resume {
-                        excused_ms: excused.as_millis(),
-                    })
-                    .await
-            } else {
-                Ok(())
-            };
-            if let Err(e) = opened {
-                tracing::error!("cannot restore game {}: {e}", row.id);
-                continue;
-            }
-            let handle = actor.spawn();
-            self.games.lock().await.insert(row.id, handle);
-            restored.push((row, settings));
-        }
+        let rows = self.store.live_games().await?;
+        let restored = futures_util::stream::iter(rows)
+            .map(|row| self.restore_one(row, heartbeat))
+            .buffer_unordered(RESTORING)
+            .filter_map(|restored| async move { restored })
+            .collect()
+            .await;
         Ok(restored)
+    }
+
+    async fn restore_one(
+        self: &Arc<Self>,
+        row: GameRow,
+        heartbeat: Option<Instant>,
+    ) -> Option<(GameRow, GameSettings)> {
+        let id = row.id;
+        let slot = self.slot(id);
+        let restored = slot
+            .get_or_try_init(|| async {
+                let mut actor = self.actor(id).await?;
+                let last_sign =
+                    heartbeat.map_or(actor.state().last_at, |h| h.max(actor.state().last_at));
+                if actor_needs_start(&actor) {
+                    actor.open(GameEvent::Start).await?;
+                } else if actor_clock_runs(&actor) {
+                    actor.resume(last_sign).await?;
+                }
+                Ok::<_, LoadError>(actor.spawn())
+            })
+            .await;
+        if let Err(e) = restored {
+            tracing::error!("cannot restore game {id}: {e}");
+            return None;
+        }
+        let settings = serde_json::from_str(&row.settings).ok()?;
+        Some((row, settings))
     }
 
     /// Writes down that the server is alive, every `config.heartbeat`.

@@ -318,6 +318,12 @@ impl LiveState {
             GameEvent::Accept { color } => {
                 self.game.accept(*color)?;
             }
+            GameEvent::CountingExpired => {
+                self.check_phase(Phase::Counting, "closing the count")?;
+                for color in Color::ALL {
+                    self.game.accept(color)?;
+                }
+            }
             GameEvent::Dispute { color } => {
                 let mut next = self.clone();
                 next.game.dispute(*color)?;

@@ -3,29 +3,11 @@
 
 use serde::Serialize;
 use shoutan_clock::{Instant, Reading};
-use shoutan_rules::{Color, GameResult, Handicap, Phase, Point, Ruleset};
+use shoutan_rules::{ByColor, Color, GameResult, Handicap, Phase, Point, Ruleset};
 
 use super::event::{ChatChannel, GameEvent};
 use super::state::{ChatLine, Effects, LiveState, Offers};
 use crate::settings::{ColourDecision, Seat};
-
-/// A pair of values, black's and white's.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub struct ByColor<T> {
-    /// Black's.
-    pub black: T,
-    /// White's.
-    pub white: T,
-}
-
-impl<T> ByColor<T> {
-    fn of(f: impl Fn(Color) -> T) -> ByColor<T> {
-        ByColor {
-            black: f(Color::Black),
-            white: f(Color::White),
-        }
-    }
-}
 
 /// A result in both notations.
 #[derive(Clone, Debug, PartialEq, Serialize)]

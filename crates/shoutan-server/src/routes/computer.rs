@@ -99,13 +99,12 @@ pub async fn create(
         .ok_or_else(|| ApiError::internal(format!("no account for level {level}")))?;
     let playing = app
         .lobby
-        .live_games()
+        .games_of(user.id)
         .iter()
         .filter(|g| {
-            [g.black.id, g.white.id].contains(&user.id)
-                && [g.black.id, g.white.id]
-                    .iter()
-                    .any(|&id| app.computer.level_of(id).is_some())
+            [g.black.id, g.white.id]
+                .iter()
+                .any(|&id| app.computer.level_of(id).is_some())
         })
         .count();
     if playing >= MAX_LIVE {

@@ -49,9 +49,36 @@ pub async fn rulesets() -> Json<Vec<Preset>> {
     )
 }
 
-/// `GET /api/games`: the live games.
-pub async fn live(State(app): State<AppState>) -> Json<Vec<LiveGameView>> {
-    Json(app.lobby.live_games())
+/// The most live games one request lists.
+const MAX_PAGE: usize = 500;
+
+/// `GET /api/games` paging.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Page {
+    /// Games to skip.
+    #[serde(default)]
+    offset: usize,
+    /// Games to list (at most 500; as many as a lobby snapshot when not
+    /// given).
+    limit: Option<usize>,
+}
+
+/// `GET /api/games`: the live games, newest first, a page at a time; the
+/// count of all in `X-Total-Count`.
+pub async fn live(
+    State(app): State<AppState>,
+    Params(page): Params<Page>,
+) -> Result<Response, ApiError> {
+    let limit = page.limit.unwrap_or(app.lobby.snapshot_size());
+    if limit == 0 || limit > MAX_PAGE {
+        return Err(ApiError::bad_request(
+            "bad_page",
+            format!("limit is 1 to {MAX_PAGE}"),
+        ));
+    }
+    let (games, total): (Vec<LiveGameView>, usize) = app.lobby.live_games(page.offset, limit);
+    Ok(([("x-total-count", total.to_string())], Json(games)).into_response())
 }
 
 /// The game's state: from its actor if it is in memory, else replayed from

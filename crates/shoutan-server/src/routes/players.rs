@@ -119,12 +119,7 @@ pub async fn profile(
         .await?;
     Ok(Json(Profile {
         player: PlayerView::from(&user),
-        live_games: app
-            .lobby
-            .live_games()
-            .into_iter()
-            .filter(|g| g.black.id == user.id || g.white.id == user.id)
-            .collect(),
+        live_games: app.lobby.games_of(user.id),
         recent_games: recent.iter().map(GameSummary::from).collect(),
     }))
 }

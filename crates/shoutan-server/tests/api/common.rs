@@ -7,6 +7,7 @@ use std::time::Duration;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use shoutan_server::accounts::password::PasswordCost;
+use shoutan_server::accounts::rate_limit::Limit;
 use shoutan_server::{ServerConfig, serve, start};
 use shoutan_store::{Database, Store};
 use tokio::net::TcpStream;
@@ -35,11 +36,13 @@ pub struct TestServer {
     _dir: Option<tempfile::TempDir>,
 }
 
-/// The test configuration: the cheapest password hash, short waits.
+/// The test configuration: the cheapest password hash, short waits, and
+/// registrations unlimited (tests make many players from one address).
 pub fn config() -> ServerConfig {
     ServerConfig {
         password_cost: PasswordCost::TESTING,
         abandonment: Duration::from_secs(1),
+        register_per_address: Limit::new(1000, Duration::from_millis(1)),
         ..ServerConfig::default()
     }
 }
@@ -153,6 +156,39 @@ impl TestServer {
         assert_eq!(accepted.status, 201, "{}", accepted.body);
         let id = accepted.json["id"].as_i64().unwrap();
         (black, white, id)
+    }
+}
+
+impl TestServer {
+    /// Runs SQL statements on the server's database from a connection of
+    /// the test's own (to plant a fault, say).
+    pub async fn sql(&self, statements: &str) {
+        match &self.database {
+            Database::Sqlite(path) => {
+                let connection = rusqlite::Connection::open(path).unwrap();
+                connection.execute_batch(statements).unwrap();
+            }
+            Database::Postgres { url, schema } => {
+                let (client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
+                    .await
+                    .unwrap();
+                let task = tokio::spawn(connection);
+                if let Some(schema) = schema {
+                    client
+                        .batch_execute(&format!("SET search_path = {schema}"))
+                        .await
+                        .unwrap();
+                }
+                client.batch_execute(statements).await.unwrap();
+                drop(client);
+                let _ = task.await;
+            }
+        }
+    }
+
+    /// Whether the server runs on SQLite.
+    pub fn is_sqlite(&self) -> bool {
+        matches!(self.database, Database::Sqlite(_))
     }
 }
 

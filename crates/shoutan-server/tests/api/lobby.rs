@@ -188,7 +188,67 @@ async fn automatic_and_free_handicaps(backend: Backend) {
     w.play("E5").await;
 }
 
+/// A lobby of many games costs a visitor its newest few and his own, not
+/// the whole list; the rest are paged.
+async fn the_lobby_snapshot_is_bounded(backend: Backend) {
+    let config = shoutan_server::ServerConfig {
+        lobby_games: 3,
+        ..config()
+    };
+    let Some(server) = TestServer::new(backend, config).await else {
+        return;
+    };
+    let mut ids = Vec::new();
+    let mut first_player = None;
+    for _ in 0..5 {
+        let (black, _white, id) = server.game(json!({})).await;
+        first_player.get_or_insert(black);
+        ids.push(id);
+    }
+    let listed = |snapshot: &serde_json::Value| {
+        snapshot["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| g["id"].as_i64().unwrap())
+            .collect::<Vec<_>>()
+    };
+    let (_lobby, snapshot) = Client::anonymous(&server).lobby().await;
+    assert_eq!(
+        listed(&snapshot),
+        vec![ids[4], ids[3], ids[2]],
+        "the newest three"
+    );
+    assert_eq!(snapshot["games_total"], 5);
+    let (_lobby, own) = first_player.unwrap().lobby().await;
+    assert_eq!(
+        listed(&own),
+        vec![ids[4], ids[3], ids[2], ids[0]],
+        "and his own"
+    );
+    let page = Client::anonymous(&server)
+        .get("/api/games?offset=1&limit=2")
+        .await;
+    assert_eq!(page.headers["x-total-count"], "5");
+    let paged: Vec<i64> = page
+        .json
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["id"].as_i64().unwrap())
+        .collect();
+    assert_eq!(paged, vec![ids[3], ids[2]]);
+    let refused = Client::anonymous(&server)
+        .get("/api/games?limit=100000")
+        .await;
+    assert_eq!(
+        (refused.status, refused.json["error"].as_str()),
+        (400, Some("bad_page"))
+    );
+}
+
 crate::for_both_backends!(
+    the_lobby_snapshot_is_bounded,
     challenges_are_listed_and_pushed,
     automatic_and_free_handicaps
 );

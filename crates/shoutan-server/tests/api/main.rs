@@ -6,8 +6,10 @@
 
 mod accounts;
 mod clocks;
+mod commit;
 mod common;
 mod computer;
+mod counting;
 mod events;
 mod hostile;
 mod lobby;

@@ -6,6 +6,8 @@ use std::time::Duration;
 
 use serde_json::json;
 
+use shoutan_server::ServerConfig;
+
 use crate::common::{Backend, Client, TestServer, config, play_moves};
 
 async fn spectators_and_chat(backend: Backend) {
@@ -79,7 +81,14 @@ async fn spectators_and_chat(backend: Backend) {
 }
 
 async fn abandonment(backend: Backend) {
-    let Some(server) = TestServer::new(backend, config()).await else {
+    // Presence is told at most once a second: the wait for a claim is
+    // longer than that.
+    let wait = Duration::from_secs(3);
+    let config = ServerConfig {
+        abandonment: wait,
+        ..config()
+    };
+    let Some(server) = TestServer::new(backend, config).await else {
         return;
     };
     // Before both have moved, an abandoned game is cancelled.
@@ -96,7 +105,7 @@ async fn abandonment(backend: Backend) {
     };
     assert!(presence["claimable_at"]["white"].as_u64().is_some());
     b.refused(json!({"type": "claim_win"}), "not_yet").await;
-    tokio::time::sleep(Duration::from_millis(1100)).await;
+    tokio::time::sleep(wait).await;
     b.ok(json!({"type": "claim_win"})).await;
     let game = black.game(id).await;
     assert_eq!(game["state"]["status"], "cancelled");
@@ -110,7 +119,7 @@ async fn abandonment(backend: Backend) {
     b.refused(json!({"type": "claim_win"}), "opponent_present")
         .await;
     w.close().await;
-    tokio::time::sleep(Duration::from_millis(1100)).await;
+    tokio::time::sleep(wait + Duration::from_millis(100)).await;
     b.ok(json!({"type": "claim_win"})).await;
     let game = black.game(id).await;
     assert_eq!(game["state"]["status"], "finished");
@@ -128,4 +137,39 @@ async fn abandonment(backend: Backend) {
     panic!("the forfeit never reached the archive");
 }
 
-crate::for_both_backends!(spectators_and_chat, abandonment);
+/// One client opening many sockets on one game costs the players a few
+/// presence frames, not one per join (which made N joins cost N²/2 frames
+/// over all the connections).
+async fn presence_frames_per_join_are_bounded(backend: Backend) {
+    let Some(server) = TestServer::new(backend, config()).await else {
+        return;
+    };
+    let (black, _white, id) = server.game(json!({})).await;
+    let mut b = black.ws(id, None).await;
+    let started = std::time::Instant::now();
+    let crowd = 60;
+    let mut sockets = Vec::new();
+    for _ in 0..crowd {
+        sockets.push(Client::anonymous(&server).ws(id, None).await);
+    }
+    // Wait until the player has been told of the whole crowd.
+    let mut frames = 0;
+    loop {
+        let presence = b.next_of("presence").await;
+        frames += 1;
+        if presence["spectators"] == crowd {
+            break;
+        }
+    }
+    let seconds = started.elapsed().as_secs() + 1;
+    assert!(
+        frames <= seconds + 1,
+        "{frames} presence frames for {crowd} joins in about {seconds} s"
+    );
+}
+
+crate::for_both_backends!(
+    presence_frames_per_join_are_bounded,
+    spectators_and_chat,
+    abandonment
+);

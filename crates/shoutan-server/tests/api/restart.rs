@@ -75,4 +75,44 @@ async fn a_restart_rebuilds_games_from_the_log(backend: Backend) {
     w.play("D6").await;
 }
 
-crate::for_both_backends!(a_restart_rebuilds_games_from_the_log);
+/// The excuse of a restart runs from the server's last sign of life to the
+/// instant the game is live again (the resume event's own instant): the
+/// time spent rebuilding the games is excused too, for the last game
+/// rebuilt as for the first.
+async fn the_excuse_runs_to_the_resume(backend: Backend) {
+    let Some(server) = TestServer::new(backend, config()).await else {
+        return;
+    };
+    let mut games = Vec::new();
+    for _ in 0..40 {
+        let (black, _white, id) = server.game(json!({"rated": false})).await;
+        let mut b = black.ws(id, None).await;
+        b.play("E5").await;
+        games.push(id);
+    }
+    let server = server.restart(Duration::from_secs(1), config()).await;
+    // For each game: where its excuse begins, and its last event before.
+    let mut excuses = Vec::new();
+    for &id in &games {
+        let events = server.store.events(id, 0).await.unwrap();
+        let resume = events.last().unwrap();
+        let body: Value = serde_json::from_str(&resume.body).unwrap();
+        assert_eq!(body["type"], "resume", "game {id}");
+        let excused = i64::try_from(body["excused_ms"].as_u64().unwrap()).unwrap();
+        excuses.push((id, resume.at - excused, events[events.len() - 2].at));
+    }
+    // The last heartbeat before the crash: the earliest beginning.
+    let heartbeat = excuses.iter().map(|&(_, from, _)| from).min().unwrap();
+    for (id, from, previous) in excuses {
+        assert_eq!(
+            from,
+            heartbeat.max(previous),
+            "game {id}: excused from the last sign of life to its own resume"
+        );
+    }
+}
+
+crate::for_both_backends!(
+    a_restart_rebuilds_games_from_the_log,
+    the_excuse_runs_to_the_resume
+);
