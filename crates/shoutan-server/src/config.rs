@@ -8,6 +8,9 @@ use crate::accounts::rate_limit::Limit;
 /// How the server runs.
 #[derive(Clone, Debug)]
 pub struct ServerConfig {
+    /// This instance's id among several on one PostgreSQL database (lower
+    /// case letters, digits, `_`); unused on SQLite.
+    pub instance: String,
     /// Mark the session cookie `Secure` (set when the server is reached
     /// over https, directly or behind a proxy).
     pub secure_cookies: bool,
@@ -54,6 +57,7 @@ pub struct ServerConfig {
 impl Default for ServerConfig {
     fn default() -> ServerConfig {
         ServerConfig {
+            instance: "shoutan".to_owned(),
             secure_cookies: false,
             allowed_origins: Vec::new(),
             trust_forwarded_for: false,

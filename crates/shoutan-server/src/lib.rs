@@ -31,6 +31,7 @@
 
 pub mod accounts;
 pub mod blocking;
+pub mod cluster;
 pub mod computer;
 pub mod config;
 pub mod error;
@@ -49,6 +50,7 @@ use std::sync::Arc;
 use shoutan_store::{Store, StoreError};
 
 use crate::accounts::rate_limit::RateLimiter;
+use crate::cluster::Membership;
 use crate::computer::Computer;
 use crate::live::registry::{Shared, record_results};
 use crate::lobby::{LiveGameView, Lobby};
@@ -113,12 +115,21 @@ pub async fn start(store: Arc<dyn Store>, config: ServerConfig) -> Result<AppSta
     let lobby = Arc::new(Lobby::new(config.lobby_games));
     let workers = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
     let computer = Arc::new(Computer::open(&*store, workers).await?);
-    for (row, settings) in games.restore().await? {
-        if let Some(handle) = games.running(row.id).await {
-            computer.take_seats(&handle, &settings);
-        }
-        lobby.game_started(LiveGameView::of(row.id, row.created_at, &settings));
+    let membership = Membership::join(&store, &config.instance).await?;
+    games.attach(membership.clone(), Arc::clone(&computer));
+    if let Some(membership) = &membership {
+        // Listening first: nothing told after the lobby is listed is missed.
+        Arc::clone(membership)
+            .run(Arc::clone(&games), Arc::clone(&lobby))
+            .await?;
     }
+    for row in store.live_games().await? {
+        match serde_json::from_str::<settings::GameSettings>(&row.settings) {
+            Ok(s) => lobby.game_listed(LiveGameView::of(row.id, row.created_at, &s)),
+            Err(e) => tracing::error!("game {}: unreadable settings: {e}", row.id),
+        }
+    }
+    games.restore().await?;
     let events =
         events::Events::load(Arc::clone(&store), Arc::clone(&games), Arc::clone(&lobby)).await?;
     let endings = events::results::tap(endings, Arc::clone(&events));
@@ -129,7 +140,10 @@ pub async fn start(store: Arc<dyn Store>, config: ServerConfig) -> Result<AppSta
     ));
     events.catch_up().await;
     tokio::spawn(Arc::clone(&events).watch());
-    tokio::spawn(Arc::clone(&games).heartbeats());
+    match membership {
+        Some(membership) => tokio::spawn(membership.watch(Arc::clone(&games))),
+        None => tokio::spawn(Arc::clone(&games).heartbeats()),
+    };
     Ok(AppState(Arc::new(App {
         login_per_address: RateLimiter::new(config.login_per_address),
         login_per_account: RateLimiter::new(config.login_per_account),

@@ -3,7 +3,7 @@
 //! the two of them only.
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use axum::extract::State;
@@ -13,7 +13,7 @@ use axum::response::Response;
 use serde::{Deserialize, Serialize};
 use shoutan_rules::Rank;
 use shoutan_store::{Challenge, GameId, UserId};
-use tokio::sync::broadcast;
+use tokio::sync::{broadcast, mpsc};
 
 use crate::AppState;
 use crate::accounts::csrf::origin_allowed;
@@ -33,7 +33,7 @@ pub struct StoredChallenge {
 }
 
 /// A challenge as listed.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ChallengeView {
     /// Its id.
     pub id: i64,
@@ -61,7 +61,9 @@ pub struct ChallengeView {
     pub rated: bool,
     /// When (ms since the Unix epoch).
     pub created_at: i64,
-    #[serde(skip)]
+    /// The two players a challenge to a named player is shown to (not
+    /// shown to clients).
+    #[serde(skip_serializing, default)]
     audience: Option<[UserId; 2]>,
 }
 
@@ -103,7 +105,7 @@ impl ChallengeView {
 }
 
 /// A live game as listed.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct LiveGameView {
     /// The game.
     pub id: GameId,
@@ -140,6 +142,38 @@ impl LiveGameView {
     }
 }
 
+/// A change of the lobby, as the instances of a cluster tell each other.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum LobbyNotice {
+    /// A challenge was made.
+    ChallengeOpened {
+        /// It.
+        challenge: ChallengeView,
+        /// Its two players, for a challenge to a named player.
+        audience: Option<[UserId; 2]>,
+    },
+    /// A challenge was accepted or withdrawn.
+    ChallengeClosed {
+        /// Its id.
+        id: i64,
+        /// Its two players, for a challenge to a named player.
+        audience: Option<[UserId; 2]>,
+    },
+    /// A game began.
+    GameStarted {
+        /// It.
+        game: LiveGameView,
+    },
+    /// A game ended.
+    GameEnded {
+        /// Its id.
+        id: GameId,
+        /// Its result (none if cancelled).
+        result: Option<ResultView>,
+    },
+}
+
 #[derive(Clone, Debug)]
 enum Notice {
     ChallengeOpened(Arc<ChallengeView>),
@@ -162,6 +196,8 @@ pub struct Lobby {
     snapshot_games: usize,
     notices: broadcast::Sender<Notice>,
     live: Mutex<BTreeMap<GameId, LiveGameView>>,
+    /// Where this instance's changes go for the other instances.
+    relay: OnceLock<mpsc::UnboundedSender<LobbyNotice>>,
 }
 
 impl Lobby {
@@ -172,6 +208,7 @@ impl Lobby {
             snapshot_games,
             notices: broadcast::channel(1024).0,
             live: Mutex::new(BTreeMap::new()),
+            relay: OnceLock::new(),
         }
     }
 
@@ -181,33 +218,81 @@ impl Lobby {
         self.snapshot_games
     }
 
+    /// Sends every change made here to `relay` too (for the other
+    /// instances of a cluster).
+    pub fn relay_to(&self, relay: mpsc::UnboundedSender<LobbyNotice>) {
+        let _ = self.relay.set(relay);
+    }
+
+    fn changed(&self, notice: LobbyNotice) {
+        if let Some(relay) = self.relay.get() {
+            let _ = relay.send(notice.clone());
+        }
+        self.apply(notice);
+    }
+
+    /// Applies a change, made here or told by another instance.
+    pub fn apply(&self, notice: LobbyNotice) {
+        let notice = match notice {
+            LobbyNotice::ChallengeOpened {
+                mut challenge,
+                audience,
+            } => {
+                challenge.audience = audience;
+                Notice::ChallengeOpened(Arc::new(challenge))
+            }
+            LobbyNotice::ChallengeClosed { id, audience } => {
+                Notice::ChallengeClosed { id, audience }
+            }
+            LobbyNotice::GameStarted { game } => {
+                if let Ok(mut live) = self.live.lock() {
+                    live.insert(game.id, game.clone());
+                }
+                Notice::GameStarted(Arc::new(game))
+            }
+            LobbyNotice::GameEnded { id, result } => {
+                if let Ok(mut live) = self.live.lock() {
+                    live.remove(&id);
+                }
+                Notice::GameEnded { id, result }
+            }
+        };
+        let _ = self.notices.send(notice);
+    }
+
     /// A challenge was made.
     pub fn challenge_opened(&self, view: ChallengeView) {
-        let _ = self.notices.send(Notice::ChallengeOpened(Arc::new(view)));
+        let audience = view.audience;
+        self.changed(LobbyNotice::ChallengeOpened {
+            challenge: view,
+            audience,
+        });
     }
 
     /// A challenge was accepted or withdrawn.
     pub fn challenge_closed(&self, view: &ChallengeView) {
-        let _ = self.notices.send(Notice::ChallengeClosed {
+        self.changed(LobbyNotice::ChallengeClosed {
             id: view.id,
             audience: view.audience,
         });
     }
 
-    /// A game began (or was restored after a restart).
+    /// A game began.
     pub fn game_started(&self, view: LiveGameView) {
+        self.changed(LobbyNotice::GameStarted { game: view });
+    }
+
+    /// A game already live when this instance started (rebuilt after a
+    /// restart, or running on another instance): listed, told to nobody.
+    pub fn game_listed(&self, view: LiveGameView) {
         if let Ok(mut live) = self.live.lock() {
-            live.insert(view.id, view.clone());
+            live.insert(view.id, view);
         }
-        let _ = self.notices.send(Notice::GameStarted(Arc::new(view)));
     }
 
     /// A game ended.
     pub fn game_ended(&self, id: GameId, result: Option<ResultView>) {
-        if let Ok(mut live) = self.live.lock() {
-            live.remove(&id);
-        }
-        let _ = self.notices.send(Notice::GameEnded { id, result });
+        self.changed(LobbyNotice::GameEnded { id, result });
     }
 
     /// Live games, newest first: `limit` of them after skipping `offset`;

@@ -18,6 +18,18 @@ pub enum StoreError {
         /// The version.
         version: u64,
     },
+    /// This process no longer owns the game (another instance claimed it):
+    /// nothing was written.
+    #[error("game {0} is owned by another server instance now")]
+    NotOwner(i64),
+    /// Another process joined the cluster under this instance's id.
+    #[error("another process joined as instance {0:?}")]
+    Superseded(String),
+    /// Another `shoutan serve` has the SQLite database open.
+    #[error(
+        "{0} is in use by another shoutan server: one process per SQLite database (run several instances on PostgreSQL)"
+    )]
+    InUse(String),
     /// A stored value that cannot be read back (a rank, a colour, a status).
     #[error("stored data is corrupt: {0}")]
     Corrupt(String),

@@ -29,6 +29,7 @@
 //! The library contains no query that needs a live database at compile time.
 
 mod challenge;
+pub mod cluster;
 mod error;
 mod event;
 mod game;
@@ -121,6 +122,12 @@ pub trait Store: TournamentStore + Send + Sync {
     async fn heartbeat(&self, at: i64) -> Result<(), StoreError>;
     /// The last heartbeat recorded.
     async fn last_heartbeat(&self) -> Result<Option<i64>, StoreError>;
+
+    /// Instances, game ownership and the bus, when several server
+    /// instances can share this store (PostgreSQL); `None` for SQLite.
+    fn cluster(&self) -> Option<&dyn cluster::Cluster> {
+        None
+    }
 }
 
 /// Where the data lives.

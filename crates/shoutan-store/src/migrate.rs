@@ -31,7 +31,9 @@ pub const SQLITE: &[Migration] = &[
     },
 ];
 
-/// PostgreSQL's migrations: the same schema in its dialect.
+/// PostgreSQL's migrations: the same schema in its dialect, and the tables
+/// of several instances on one database (6, PostgreSQL only: SQLite serves
+/// one process).
 pub const POSTGRES: &[Migration] = &[
     Migration {
         version: 1,
@@ -47,6 +49,11 @@ pub const POSTGRES: &[Migration] = &[
         version: 3,
         name: "replayed games",
         sql: include_str!("../migrations/postgres/0003_replayed_games.sql"),
+    },
+    Migration {
+        version: 6,
+        name: "instances",
+        sql: include_str!("../migrations/postgres/0006_instances.sql"),
     },
 ];
 

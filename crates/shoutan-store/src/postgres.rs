@@ -2,6 +2,8 @@
 //! and one writer task that group-commits event appends (many games' events
 //! in one multi-row insert and one commit).
 
+use std::sync::Arc;
+
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
 use shoutan_rules::Rank;
 use tokio::sync::{mpsc, oneshot};
@@ -17,6 +19,8 @@ use crate::{
     name_key,
 };
 
+#[path = "postgres_cluster.rs"]
+mod cluster;
 #[path = "postgres_tournament.rs"]
 mod tournament;
 
@@ -33,6 +37,10 @@ type Append = (Vec<StoredEvent>, oneshot::Sender<Result<(), StoreError>>);
 pub struct PostgresStore {
     pool: Pool,
     appends: mpsc::UnboundedSender<Append>,
+    /// Where the bus listens (a connection of its own, outside the pool).
+    bus: tokio_postgres::Config,
+    /// Set once this process joined the cluster: its appends are fenced.
+    fence: cluster::FenceCell,
 }
 
 fn pool_error(e: impl std::fmt::Display) -> StoreError {
@@ -71,6 +79,7 @@ impl PostgresStore {
             let _ = task.await;
             config.options(format!("-c search_path={schema}"));
         }
+        let bus = config.clone();
         let manager = Manager::from_config(
             config,
             NoTls,
@@ -84,8 +93,14 @@ impl PostgresStore {
             .map_err(pool_error)?;
         migrate(&pool).await?;
         let (appends, rx) = mpsc::unbounded_channel();
-        tokio::spawn(run_appender(pool.clone(), rx));
-        Ok(PostgresStore { pool, appends })
+        let fence = cluster::FenceCell::default();
+        tokio::spawn(run_appender(pool.clone(), rx, Arc::clone(&fence)));
+        Ok(PostgresStore {
+            pool,
+            appends,
+            bus,
+            fence,
+        })
     }
 
     async fn client(&self) -> Result<deadpool_postgres::Object, StoreError> {
@@ -122,8 +137,14 @@ async fn migrate(pool: &Pool) -> Result<(), StoreError> {
 
 /// The append writer: everything waiting goes into one insert and one
 /// commit; if that fails, each caller's events are retried alone so that
-/// one bad append cannot fail the others.
-async fn run_appender(pool: Pool, mut rx: mpsc::UnboundedReceiver<Append>) {
+/// one bad append cannot fail the others. Once the process has joined a
+/// cluster, each transaction is fenced (see [`crate::cluster`]) and
+/// publishes its events on the bus.
+async fn run_appender(
+    pool: Pool,
+    mut rx: mpsc::UnboundedReceiver<Append>,
+    fence: cluster::FenceCell,
+) {
     while let Some(first) = rx.recv().await {
         let mut batch = vec![first];
         while batch.len() < MAX_BATCH {
@@ -141,8 +162,9 @@ async fn run_appender(pool: Pool, mut rx: mpsc::UnboundedReceiver<Append>) {
                 continue;
             }
         };
+        let fence = fence.get();
         let all: Vec<&StoredEvent> = batch.iter().flat_map(|(events, _)| events).collect();
-        if insert_events(&mut client, &all).await.is_ok() {
+        if insert_events(&mut client, &all, fence).await.is_ok() {
             for (_, reply) in batch {
                 let _ = reply.send(Ok(()));
             }
@@ -150,14 +172,27 @@ async fn run_appender(pool: Pool, mut rx: mpsc::UnboundedReceiver<Append>) {
         }
         for (events, reply) in batch {
             let refs: Vec<&StoredEvent> = events.iter().collect();
-            let _ = reply.send(insert_events(&mut client, &refs).await);
+            let _ = reply.send(insert_events(&mut client, &refs, fence).await);
         }
+    }
+}
+
+/// An event as the bus carries it: the whole stored event, or only its
+/// game and version when that would not fit in a notification.
+fn notification(e: &StoredEvent) -> String {
+    let whole =
+        serde_json::json!({"g": e.game, "v": e.version, "at": e.at, "b": e.body}).to_string();
+    if whole.len() <= crate::cluster::MAX_PAYLOAD {
+        whole
+    } else {
+        serde_json::json!({"g": e.game, "v": e.version}).to_string()
     }
 }
 
 async fn insert_events(
     client: &mut deadpool_postgres::Object,
     events: &[&StoredEvent],
+    fence: Option<&cluster::Fence>,
 ) -> Result<(), StoreError> {
     let mut games = Vec::with_capacity(events.len());
     let mut versions = Vec::with_capacity(events.len());
@@ -173,6 +208,15 @@ async fn insert_events(
         bodies.push(e.body.as_str());
     }
     let tx = client.transaction().await?;
+    if let Some(fence) = fence {
+        let mut distinct = games.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        let owned = cluster::owned_of(&tx, fence, &distinct).await?;
+        if let Some(&lost) = distinct.iter().find(|g| !owned.contains(g)) {
+            return Err(StoreError::NotOwner(lost));
+        }
+    }
     let inserted = tx
         .execute(
             "INSERT INTO game_events (game_id, version, at, body) \
@@ -181,7 +225,17 @@ async fn insert_events(
         )
         .await;
     match inserted {
-        Ok(_) => Ok(tx.commit().await?),
+        Ok(_) => {
+            if fence.is_some() {
+                let payloads: Vec<String> = events.iter().map(|e| notification(e)).collect();
+                tx.execute(
+                    "SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p",
+                    &[&crate::cluster::GAME_CHANNEL, &payloads],
+                )
+                .await?;
+            }
+            Ok(tx.commit().await?)
+        }
         Err(e) if is_unique_violation(&e) => {
             drop(tx);
             Err(taken_version(client, events).await)
@@ -624,5 +678,9 @@ impl Store for PostgresStore {
             .await?
             .map(|r| r.try_get(0))
             .transpose()?)
+    }
+
+    fn cluster(&self) -> Option<&dyn crate::cluster::Cluster> {
+        Some(self)
     }
 }

@@ -18,7 +18,7 @@ use shoutan_rules::{Color, Rank};
 use shoutan_store::{NewUser, Store, StoreError, User, UserId, name_key};
 use tokio::sync::Semaphore;
 
-use crate::live::actor::GameHandle;
+use crate::live::handle::GameHandle;
 use crate::rating::newcomer;
 use crate::settings::GameSettings;
 use crate::time;

@@ -23,7 +23,7 @@ use tokio::sync::Semaphore;
 use tokio::sync::broadcast::error::RecvError;
 
 use super::budget::budget;
-use crate::live::actor::{GameHandle, Participant};
+use crate::live::handle::{GameHandle, Participant};
 use crate::live::protocol::ClientMessage;
 use crate::live::state::LiveState;
 use crate::time;

@@ -14,215 +14,31 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
 use axum::extract::ws::Utf8Bytes;
-use serde::Serialize;
 use shoutan_clock::{ClockError, Flag, Instant, Millis, Status};
 use shoutan_rules::{Color, Phase, PointSet};
 use shoutan_store::{GameId, StoreError, StoredEvent, UserId};
-use tokio::sync::{broadcast, mpsc, oneshot};
+use tokio::sync::{broadcast, mpsc};
 use tokio::task::JoinHandle;
 
 use super::estimates::{ESTIMATES_PER_GAME, NoProposal};
 use super::event::{ChatChannel, CommandRef, GameEvent, Record};
-use super::presence::{Presence, PresenceFrame};
+use super::handle::{
+    BROADCAST, EventFrame, GameHandle, INBOX, Joined, Msg, Outgoing, Participant, RECENT, missed,
+};
+use super::presence::Presence;
 use super::protocol::{ClientMessage, ErrorFrame};
 use super::registry::{Ending, Shared};
 use super::state::{LiveState, Refusal};
-use super::view::event_frames;
+use super::view::{call_frames, event_frames, welcome_frame};
+use crate::cluster::Direct;
 use crate::time;
 
-/// Events kept in memory for clients that reconnect.
-const RECENT: usize = 256;
-/// Commands waiting for a game's actor.
-const INBOX: usize = 1024;
-/// Events waiting for a slow connection before it must resynchronise.
-const BROADCAST: usize = 512;
 /// The longest chat line, in characters.
 const MAX_CHAT: usize = 500;
 /// Chat lines a user may send per window.
 const CHAT_BURST: u32 = 5;
 /// The chat window.
 const CHAT_WINDOW: Millis = Millis::from_secs(10);
-
-/// A versioned event as sent to clients.
-#[derive(Debug)]
-pub struct EventFrame {
-    /// Its version.
-    pub v: u64,
-    /// The frame for spectators (and for players, unless `players` is set).
-    pub all: Utf8Bytes,
-    /// The frame for the players when it differs (spectators' chat hidden).
-    pub players: Option<Utf8Bytes>,
-}
-
-impl EventFrame {
-    /// The frame a player or a spectator gets.
-    #[must_use]
-    pub fn for_viewer(&self, is_player: bool) -> Utf8Bytes {
-        match (&self.players, is_player) {
-            (Some(hidden), true) => hidden.clone(),
-            _ => self.all.clone(),
-        }
-    }
-}
-
-/// What the actor broadcasts.
-#[derive(Clone, Debug)]
-pub enum Outgoing {
-    /// A versioned event.
-    Event(Arc<EventFrame>),
-    /// An unversioned notice: a byo-yomi call, presence.
-    Notice(Utf8Bytes),
-}
-
-/// Who is on the other end of a connection.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Participant {
-    /// The logged-in user, if any (spectators may be anonymous).
-    pub user: Option<(UserId, String)>,
-    /// The colour he plays in this game, if he plays.
-    pub color: Option<Color>,
-}
-
-/// What a connection gets when it joins.
-pub struct Joined {
-    /// The welcome frame: the whole game.
-    pub welcome: Utf8Bytes,
-    /// The events after the version the client had, when they are still in
-    /// memory (otherwise the welcome alone brings the client up to date).
-    pub missed: Vec<Arc<EventFrame>>,
-    /// The stream of what follows.
-    pub events: broadcast::Receiver<Outgoing>,
-}
-
-/// The ways to talk to a game's actor.
-pub(crate) enum Msg {
-    Join {
-        who: Participant,
-        since: Option<u64>,
-        reply: oneshot::Sender<Joined>,
-    },
-    Leave {
-        who: Participant,
-    },
-    Command {
-        who: Participant,
-        id: Option<u64>,
-        version: Option<u64>,
-        message: ClientMessage,
-        lag: Millis,
-        reply: oneshot::Sender<Result<u64, ErrorFrame>>,
-    },
-    Missed {
-        since: u64,
-        reply: oneshot::Sender<Option<Vec<Arc<EventFrame>>>>,
-    },
-    Time {
-        reply: oneshot::Sender<Utf8Bytes>,
-    },
-    View {
-        viewer_is_player: bool,
-        reply: oneshot::Sender<Utf8Bytes>,
-    },
-    State {
-        reply: oneshot::Sender<LiveState>,
-    },
-    Arbiter {
-        event: GameEvent,
-        reply: oneshot::Sender<Result<u64, String>>,
-    },
-}
-
-/// A handle on a live game: cheap to clone, usable from any task.
-#[derive(Clone)]
-pub struct GameHandle {
-    /// The game.
-    pub id: GameId,
-    pub(crate) tx: mpsc::Sender<Msg>,
-    /// Which actor of the game it reaches (a game retired and loaded again
-    /// gets a new one).
-    incarnation: u64,
-}
-
-/// The actor has stopped (the game was retired from memory).
-#[derive(Debug, thiserror::Error)]
-#[error("the game's actor has stopped")]
-pub struct Gone;
-
-impl GameHandle {
-    /// Whether this is the handle of the actor `incarnation`.
-    pub(crate) fn is_of(&self, incarnation: u64) -> bool {
-        self.incarnation == incarnation
-    }
-
-    async fn ask<T>(&self, msg: impl FnOnce(oneshot::Sender<T>) -> Msg) -> Result<T, Gone> {
-        let (reply, answer) = oneshot::channel();
-        self.tx.send(msg(reply)).await.map_err(|_| Gone)?;
-        answer.await.map_err(|_| Gone)
-    }
-
-    /// Joins the game as `who`, with the last version the client has.
-    pub async fn join(&self, who: Participant, since: Option<u64>) -> Result<Joined, Gone> {
-        self.ask(|reply| Msg::Join { who, since, reply }).await
-    }
-
-    /// Leaves (the connection closed).
-    pub async fn leave(&self, who: Participant) {
-        // A stopped actor has no presence to update.
-        let _ = self.tx.send(Msg::Leave { who }).await;
-    }
-
-    /// Sends a command; the answer is the new version once the event is
-    /// durable, or the error frame.
-    pub async fn command(
-        &self,
-        who: Participant,
-        id: Option<u64>,
-        version: Option<u64>,
-        message: ClientMessage,
-        lag: Millis,
-    ) -> Result<Result<u64, ErrorFrame>, Gone> {
-        self.ask(|reply| Msg::Command {
-            who,
-            id,
-            version,
-            message,
-            lag,
-            reply,
-        })
-        .await
-    }
-
-    /// The events after `since`, if still in memory.
-    pub async fn missed(&self, since: u64) -> Result<Option<Vec<Arc<EventFrame>>>, Gone> {
-        self.ask(|reply| Msg::Missed { since, reply }).await
-    }
-
-    /// The clocks now, as a frame.
-    pub async fn time(&self) -> Result<Utf8Bytes, Gone> {
-        self.ask(|reply| Msg::Time { reply }).await
-    }
-
-    /// The whole game as JSON.
-    pub async fn view(&self, viewer_is_player: bool) -> Result<Utf8Bytes, Gone> {
-        self.ask(|reply| Msg::View {
-            viewer_is_player,
-            reply,
-        })
-        .await
-    }
-
-    /// A copy of the game's state (for records).
-    pub async fn state(&self) -> Result<LiveState, Gone> {
-        self.ask(|reply| Msg::State { reply }).await
-    }
-
-    /// Applies an arbiter's decision (a [`GameEvent::Ruling`] or
-    /// [`GameEvent::Warning`]) to the game; the answer is the new version,
-    /// or why the game refused it (it is over, say).
-    pub async fn arbiter(&self, event: GameEvent) -> Result<Result<u64, String>, Gone> {
-        self.ask(|reply| Msg::Arbiter { event, reply }).await
-    }
-}
 
 /// Why a change could not be made. Either way the state is as the log has it.
 enum Failure {
@@ -269,15 +85,8 @@ pub(crate) struct Actor {
     counting: Counting,
     ending_sent: bool,
     linger_until: Option<tokio::time::Instant>,
-}
-
-#[derive(Serialize)]
-struct Welcome<'a> {
-    r#type: &'static str,
-    you: &'static str,
-    last_command_id: Option<u64>,
-    game: super::view::GameView,
-    presence: &'a PresenceFrame,
+    /// Another instance owns the game now: this actor stops.
+    deposed: bool,
 }
 
 fn text(json: String) -> Utf8Bytes {
@@ -305,10 +114,9 @@ impl Actor {
             last_action: (state.game.phase() == Phase::Counting).then_some(now),
             ..Counting::default()
         };
-        static INCARNATIONS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         Actor {
             id,
-            incarnation: INCARNATIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            incarnation: super::registry::next_incarnation(),
             created_at,
             announced: now.max(state.last_at),
             state,
@@ -320,6 +128,7 @@ impl Actor {
             counting,
             ending_sent: false,
             linger_until: None,
+            deposed: false,
         }
     }
 
@@ -330,6 +139,7 @@ impl Actor {
             id: self.id,
             tx,
             incarnation: self.incarnation,
+            follower: false,
         };
         tokio::spawn(self.run(rx));
         handle
@@ -362,7 +172,7 @@ impl Actor {
         if self.state.is_over() {
             self.finished();
         }
-        loop {
+        while !self.deposed {
             let wake = self.next_wake();
             let woke = tokio::select! {
                 msg = rx.recv() => Wake::Message(msg),
@@ -449,16 +259,8 @@ impl Actor {
         if self.state.is_over() {
             return;
         }
-        for call in self.state.clock.announcements_between(self.announced, now) {
-            let frame = serde_json::json!({
-                "type": "call",
-                "at": call.at.as_millis(),
-                "player": call.player,
-                "call": call.call,
-                "zh": call.text_zh(),
-                "en": call.text_en(),
-            });
-            let _ = self.events.send(Outgoing::Notice(text(frame.to_string())));
+        for frame in call_frames(&self.state, self.announced, now) {
+            let _ = self.events.send(Outgoing::Notice(text(frame)));
         }
         self.announced = self.announced.max(now);
     }
@@ -519,11 +321,16 @@ impl Actor {
             })
             .unwrap_or_default(),
         };
-        self.shared
-            .store
-            .append_events(vec![stored])
-            .await
-            .map_err(Failure::Storage)?;
+        if let Err(e) = self.shared.store.append_events(vec![stored]).await {
+            if let StoreError::NotOwner(_) = e {
+                tracing::warn!(
+                    game = self.id,
+                    "another instance owns the game now: stepping down"
+                );
+                self.deposed = true;
+            }
+            return Err(Failure::Storage(e));
+        }
         self.state = next;
         let (all, players) = event_frames(&self.state, at, &event, &effects);
         let frame = Arc::new(EventFrame {
@@ -646,11 +453,25 @@ impl Actor {
         self.presence.claimable_at(absent, wait, left)
     }
 
+    /// Tells the presence to this instance's connections and to the
+    /// instances that serve the game's other connections.
     fn tell_presence(&mut self) {
         let claimable = ByColorClaims::of(self);
         let frame = self.presence.frame(|c| claimable.at(c));
         let json = serde_json::to_string(&frame).unwrap_or_default();
         let _ = self.events.send(Outgoing::Notice(text(json)));
+        let others = self.presence.other_instances();
+        if let (Some(membership), false) = (self.shared.membership(), others.is_empty()) {
+            let message = Direct::Presence {
+                game: self.id,
+                frame: serde_json::to_value(&frame).unwrap_or_default(),
+            };
+            tokio::spawn(async move {
+                for instance in others {
+                    membership.send(&instance, &message).await;
+                }
+            });
+        }
     }
 
     async fn handle(&mut self, msg: Msg) {
@@ -683,7 +504,7 @@ impl Actor {
                 let _ = reply.send(outcome);
             }
             Msg::Missed { since, reply } => {
-                let _ = reply.send(self.missed(since));
+                let _ = reply.send(missed(&self.recent, self.state.version, since));
             }
             Msg::Time { reply } => {
                 let frame = serde_json::json!({
@@ -707,6 +528,16 @@ impl Actor {
             Msg::Arbiter { event, reply } => {
                 let _ = reply.send(self.arbiter(event).await);
             }
+            Msg::Attendance {
+                instance,
+                attendance,
+            } => self.presence.report(&instance, attendance, time::now()),
+            // A follower's business: the owner writes the log itself.
+            Msg::Logged(_)
+            | Msg::Presence(_)
+            | Msg::CatchUp
+            | Msg::Forwarded { .. }
+            | Msg::Stop => {}
         }
     }
 
@@ -715,40 +546,16 @@ impl Actor {
         self.presence.join(who.color, now);
         let events = self.events.subscribe();
         let claimable = ByColorClaims::of(self);
-        let presence = self.presence.snapshot(|c| claimable.at(c));
-        let welcome = Welcome {
-            r#type: "welcome",
-            you: who.color.map_or("spectator", Color::name),
-            last_command_id: who
-                .user
-                .as_ref()
-                .and_then(|(id, _)| self.state.last_command.get(id).copied()),
-            game: self
-                .state
-                .game_view(self.id, self.created_at, now, who.color.is_some()),
-            presence: &presence,
-        };
-        let missed = since.and_then(|s| self.missed(s)).unwrap_or_default();
+        let presence =
+            serde_json::to_value(self.presence.snapshot(|c| claimable.at(c))).unwrap_or_default();
+        let welcome = welcome_frame(&self.state, self.id, self.created_at, now, who, &presence);
         Joined {
-            welcome: text(serde_json::to_string(&welcome).unwrap_or_default()),
-            missed,
+            welcome: text(welcome),
+            missed: since
+                .and_then(|s| missed(&self.recent, self.state.version, s))
+                .unwrap_or_default(),
             events,
         }
-    }
-
-    /// The frames after `since`, or `None` if some are no longer in memory.
-    fn missed(&self, since: u64) -> Option<Vec<Arc<EventFrame>>> {
-        if since >= self.state.version {
-            return Some(Vec::new());
-        }
-        let oldest = self.recent.front()?.v;
-        (since + 1 >= oldest).then(|| {
-            self.recent
-                .iter()
-                .filter(|f| f.v > since)
-                .cloned()
-                .collect()
-        })
     }
 
     async fn command(

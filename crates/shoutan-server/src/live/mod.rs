@@ -9,12 +9,14 @@
 //! downtime is then excused on the clocks (see [`registry`]).
 //!
 //! A computer player plugs in as one more client of a game's
-//! [`actor::GameHandle`]: it joins its seat, reads the events and sends
+//! [`handle::GameHandle`]: it joins its seat, reads the events and sends
 //! `move`/`pass` commands, exactly as a WebSocket connection does.
 
 pub mod actor;
 pub mod estimates;
 pub mod event;
+pub mod follower;
+pub mod handle;
 pub mod presence;
 pub mod protocol;
 pub mod registry;

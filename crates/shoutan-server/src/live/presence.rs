@@ -16,6 +16,9 @@ use shoutan_rules::{ByColor, Color};
 
 /// The shortest interval between two presence frames of a game.
 pub const PRESENCE_EVERY: Duration = Duration::from_secs(1);
+/// Another instance's report counts this long (it refreshes it every 20 s;
+/// an instance that died stops counting).
+const REPORTS_KEPT: Duration = Duration::from_secs(60);
 
 /// Connections of one server instance to a game.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
@@ -53,8 +56,8 @@ pub struct PresenceFrame {
 pub struct Presence {
     /// This instance's connections.
     local: Attendance,
-    /// Other instances' connections, as they last reported them.
-    remote: HashMap<String, Attendance>,
+    /// Other instances' connections, as they last reported them, and when.
+    remote: HashMap<String, (Attendance, tokio::time::Instant)>,
     away_since: ByColor<Option<Instant>>,
     changed: bool,
     last_sent: Option<tokio::time::Instant>,
@@ -77,8 +80,11 @@ impl Presence {
     #[must_use]
     pub fn total(&self) -> Attendance {
         let mut all = self.local;
-        for other in self.remote.values() {
-            all.add(other);
+        let fresh = tokio::time::Instant::now().checked_sub(REPORTS_KEPT);
+        for (other, at) in self.remote.values() {
+            if fresh.is_none_or(|fresh| *at >= fresh) {
+                all.add(other);
+            }
         }
         all
     }
@@ -112,9 +118,18 @@ impl Presence {
         if attendance == Attendance::default() {
             self.remote.remove(instance);
         } else {
-            self.remote.insert(instance.to_owned(), attendance);
+            self.remote.insert(
+                instance.to_owned(),
+                (attendance, tokio::time::Instant::now()),
+            );
         }
         self.settle_away(now);
+    }
+
+    /// The other instances that serve connections to the game.
+    #[must_use]
+    pub fn other_instances(&self) -> Vec<String> {
+        self.remote.keys().cloned().collect()
     }
 
     fn settle_away(&mut self, now: Instant) {

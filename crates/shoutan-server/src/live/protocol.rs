@@ -2,6 +2,8 @@
 //! answer what cannot be done. The protocol is documented for client
 //! writers in `docs/api/websocket.md`.
 
+use std::borrow::Cow;
+
 use serde::{Deserialize, Serialize};
 use shoutan_clock::ClockError;
 use shoutan_rules::GameError;
@@ -9,7 +11,7 @@ use shoutan_rules::GameError;
 use super::state::Refusal;
 
 /// A client's message, after its `id` and `version` were taken out.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ClientMessage {
     /// Play a stone.
@@ -116,17 +118,17 @@ const TYPES: &[&str] = &[
 ];
 
 /// A message the server cannot do, as sent to the client.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ErrorFrame {
-    r#type: &'static str,
+    r#type: Cow<'static, str>,
     /// The id of the message refused, when it had one.
     pub id: Option<u64>,
     /// A stable code.
-    pub code: &'static str,
+    pub code: Cow<'static, str>,
     /// For `illegal_move`: which rule (`occupied`, `suicide`, `ko`,
     /// `superko`, `off_board`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub reason: Option<&'static str>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<Cow<'static, str>>,
     /// What was wrong, for people.
     pub message: String,
 }
@@ -136,9 +138,9 @@ impl ErrorFrame {
     #[must_use]
     pub fn new(id: Option<u64>, code: &'static str, message: impl Into<String>) -> ErrorFrame {
         ErrorFrame {
-            r#type: "error",
+            r#type: Cow::Borrowed("error"),
             id,
-            code,
+            code: Cow::Borrowed(code),
             reason: None,
             message: message.into(),
         }
@@ -171,7 +173,7 @@ impl ErrorFrame {
             Refusal::NoSuchFlag => ("internal", None),
         };
         ErrorFrame {
-            reason,
+            reason: reason.map(Cow::Borrowed),
             ..ErrorFrame::new(id, code, refusal.to_string())
         }
     }

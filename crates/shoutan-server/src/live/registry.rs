@@ -18,27 +18,32 @@
 //! holds up another.
 
 use std::collections::{HashMap, VecDeque};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use futures_util::StreamExt;
 use shoutan_clock::Instant;
 use shoutan_rules::GameResult;
-use shoutan_store::{GameEnd, GameId, GameRow, GameStatus, RatingUpdate, Store, StoreError};
+use shoutan_store::{
+    GameEnd, GameId, GameRow, GameStatus, RatingUpdate, Store, StoreError, StoredEvent,
+};
 use tokio::sync::{OnceCell, mpsc};
 
-use super::actor::{Actor, EventFrame, GameHandle};
+use super::actor::Actor;
 use super::estimates::Estimates;
 use super::event::{GameEvent, Record};
+use super::follower::Follower;
+use super::handle::{EventFrame, GameHandle, Msg, RECENT};
 use super::state::LiveState;
 use super::view::{ResultView, event_frames};
+use crate::cluster::Membership;
+use crate::computer::Computer;
 use crate::config::ServerConfig;
 use crate::lobby::Lobby;
 use crate::rating::after_game;
 use crate::settings::GameSettings;
 use crate::time;
-
-/// Events whose frames are rebuilt when a game is loaded.
-const RECENT: usize = 256;
+use shoutan_store::cluster::Claim;
 
 /// A game that ended, for the results task.
 #[derive(Clone, Debug)]
@@ -72,6 +77,24 @@ pub struct Shared {
     pub estimates: Estimates,
     games: Mutex<HashMap<GameId, Slot>>,
     endings: mpsc::UnboundedSender<Ending>,
+    membership: OnceLock<Arc<Membership>>,
+    computer: OnceLock<Arc<Computer>>,
+}
+
+/// How a game comes to be served here.
+enum Arrival {
+    /// Just created, with its first event.
+    Created(GameEvent),
+    /// Asked for (a connection, a page, the computer).
+    Requested,
+    /// Rebuilt after a restart; the server's last sign of life before it.
+    Restored { last_sign: Option<Instant> },
+}
+
+/// A number no other actor or follower of this process has.
+pub(crate) fn next_incarnation() -> u64 {
+    static INCARNATIONS: AtomicU64 = AtomicU64::new(0);
+    INCARNATIONS.fetch_add(1, Ordering::Relaxed)
 }
 
 /// Why a game could not be loaded.
@@ -103,6 +126,32 @@ pub struct Loaded {
     pub recent: VecDeque<Arc<EventFrame>>,
 }
 
+/// Applies one stored event to `state` (the next version of its log), and
+/// gives its frame when `framed`.
+pub(crate) fn apply_stored(
+    state: &mut LiveState,
+    stored: &StoredEvent,
+    framed: bool,
+) -> Result<Option<Arc<EventFrame>>, String> {
+    let record: Record =
+        serde_json::from_str(&stored.body).map_err(|e| format!("event {}: {e}", stored.version))?;
+    if stored.version != state.version + 1 {
+        return Err(format!("event {} out of order", stored.version));
+    }
+    let at = time::instant(stored.at);
+    let effects = state
+        .apply(at, &record.event, record.cmd)
+        .map_err(|e| format!("event {}: {e}", stored.version))?;
+    Ok(framed.then(|| {
+        let (all, players) = event_frames(state, at, &record.event, &effects);
+        Arc::new(EventFrame {
+            v: stored.version,
+            all: all.into(),
+            players: players.map(Into::into),
+        })
+    }))
+}
+
 /// Rebuilds a game from the store by replaying its log.
 pub async fn load(store: &dyn Store, id: GameId) -> Result<Option<Loaded>, LoadError> {
     let Some(row) = store.game(id).await? else {
@@ -118,23 +167,8 @@ pub async fn load(store: &dyn Store, id: GameId) -> Result<Option<Loaded>, LoadE
     let first_framed = events.len().saturating_sub(RECENT);
     let mut recent = VecDeque::with_capacity(RECENT);
     for (i, stored) in events.iter().enumerate() {
-        let record: Record = serde_json::from_str(&stored.body)
-            .map_err(|e| corrupt(format!("event {}: {e}", stored.version)))?;
-        if stored.version != state.version + 1 {
-            return Err(corrupt(format!("event {} out of order", stored.version)));
-        }
-        let at = time::instant(stored.at);
-        let effects = state
-            .apply(at, &record.event, record.cmd)
-            .map_err(|e| corrupt(format!("event {}: {e}", stored.version)))?;
-        if i >= first_framed {
-            let (all, players) = event_frames(&state, at, &record.event, &effects);
-            recent.push_back(Arc::new(EventFrame {
-                v: stored.version,
-                all: all.into(),
-                players: players.map(Into::into),
-            }));
-        }
+        let frame = apply_stored(&mut state, stored, i >= first_framed).map_err(corrupt)?;
+        recent.extend(frame);
     }
     Ok(Some(Loaded { row, state, recent }))
 }
@@ -154,6 +188,8 @@ impl Shared {
                 config,
                 games: Mutex::new(HashMap::new()),
                 endings,
+                membership: OnceLock::new(),
+                computer: OnceLock::new(),
             }),
             rx,
         )
@@ -204,57 +240,14 @@ impl Shared {
         row: GameRow,
         first: GameEvent,
     ) -> Result<GameHandle, LoadError> {
-        let slot = self.slot(row.id);
-        let handle = slot
-            .get_or_try_init(|| async {
-                let mut actor = self.actor(row.id).await?;
-                actor.open(first).await?;
-                Ok::<_, LoadError>(actor.spawn())
-            })
-            .await?;
-        Ok(handle.clone())
+        self.serve(row.id, Arrival::Created(first)).await
     }
 
-    /// The actor of a game rebuilt from its log.
-    async fn actor(self: &Arc<Self>, id: GameId) -> Result<Actor, LoadError> {
-        let loaded = load(&*self.store, id).await?.ok_or(LoadError::Corrupt {
-            game: id,
-            why: "the game vanished".into(),
-        })?;
-        Ok(Actor::new(
-            id,
-            loaded.row.created_at,
-            loaded.state,
-            loaded.recent,
-            Arc::clone(self),
-        ))
-    }
-
-    /// The game's actor, loading the game from the store if it is not in
+    /// The game's handle, loading the game from the store if it is not in
     /// memory; `None` if there is no such game.
     pub async fn get(self: &Arc<Self>, id: GameId) -> Result<Option<GameHandle>, LoadError> {
-        let slot = self.slot(id);
-        let loaded = slot
-            .get_or_try_init(|| async {
-                let Some(loaded) = load(&*self.store, id).await? else {
-                    return Err(LoadError::Missing);
-                };
-                let live = loaded.row.status == GameStatus::Live;
-                let mut actor = Actor::new(
-                    id,
-                    loaded.row.created_at,
-                    loaded.state,
-                    loaded.recent,
-                    Arc::clone(self),
-                );
-                if live && actor_needs_start(&actor) {
-                    actor.open(GameEvent::Start).await?;
-                }
-                Ok(actor.spawn())
-            })
-            .await;
-        match loaded {
-            Ok(handle) => Ok(Some(handle.clone())),
+        match self.serve(id, Arrival::Requested).await {
+            Ok(handle) => Ok(Some(handle)),
             Err(LoadError::Missing) => {
                 if let Ok(mut games) = self.games.lock() {
                     games.remove(&id);
@@ -265,8 +258,13 @@ impl Shared {
         }
     }
 
-    /// The game's actor if it is in memory.
+    /// The game's handle if it is in memory.
     pub async fn running(&self, id: GameId) -> Option<GameHandle> {
+        self.in_memory(id)
+    }
+
+    /// The game's handle if it is in memory (for the bus: no waiting).
+    pub(crate) fn in_memory(&self, id: GameId) -> Option<GameHandle> {
         let games = self.games.lock().ok()?;
         games
             .get(&id)
@@ -275,47 +273,173 @@ impl Shared {
             .cloned()
     }
 
-    /// After a restart: rebuilds every live game, excusing the downtime on
-    /// its clock (see the module documentation), several at a time.
-    /// Returns the games, for the lobby.
-    pub async fn restore(self: &Arc<Self>) -> Result<Vec<(GameRow, GameSettings)>, StoreError> {
-        let heartbeat = self.store.last_heartbeat().await?.map(time::instant);
-        let rows = self.store.live_games().await?;
-        let restored = futures_util::stream::iter(rows)
-            .map(|row| self.restore_one(row, heartbeat))
-            .buffer_unordered(RESTORING)
-            .filter_map(|restored| async move { restored })
-            .collect()
-            .await;
-        Ok(restored)
+    /// The game served here: from memory, or loaded into its slot (one
+    /// load at a time per game, none holding up another game). Where
+    /// another live instance owns the game, it is served by a follower.
+    async fn serve(
+        self: &Arc<Self>,
+        id: GameId,
+        arrival: Arrival,
+    ) -> Result<GameHandle, LoadError> {
+        let slot = self.slot(id);
+        let handle = slot.get_or_try_init(|| self.open(id, arrival)).await?;
+        Ok(handle.clone())
     }
 
-    async fn restore_one(
-        self: &Arc<Self>,
-        row: GameRow,
-        heartbeat: Option<Instant>,
-    ) -> Option<(GameRow, GameSettings)> {
-        let id = row.id;
-        let slot = self.slot(id);
-        let restored = slot
-            .get_or_try_init(|| async {
-                let mut actor = self.actor(id).await?;
-                let last_sign =
-                    heartbeat.map_or(actor.state().last_at, |h| h.max(actor.state().last_at));
-                if actor_needs_start(&actor) {
-                    actor.open(GameEvent::Start).await?;
-                } else if actor_clock_runs(&actor) {
-                    actor.resume(last_sign).await?;
+    async fn open(self: &Arc<Self>, id: GameId, arrival: Arrival) -> Result<GameHandle, LoadError> {
+        let loaded = load(&*self.store, id).await?.ok_or(LoadError::Missing)?;
+        let mut excuse_from = match arrival {
+            Arrival::Restored { last_sign } => last_sign,
+            _ => None,
+        };
+        if let Some(membership) = self.membership() {
+            match membership.claim(id).await? {
+                Claim::Owned { previous: None } => {}
+                Claim::Owned {
+                    previous: Some((owner, seen)),
+                } => {
+                    excuse_from = if owner == membership.instance {
+                        // Our own game: rebuilt after our restart, from our
+                        // last heartbeat before it.
+                        match arrival {
+                            Arrival::Restored { .. } => {
+                                membership.last_seen_before.map(time::instant)
+                            }
+                            _ => None,
+                        }
+                    } else {
+                        // A dead instance's game, from its last heartbeat.
+                        Some(time::instant(seen))
+                    };
                 }
-                Ok::<_, LoadError>(actor.spawn())
-            })
-            .await;
-        if let Err(e) = restored {
-            tracing::error!("cannot restore game {id}: {e}");
-            return None;
+                Claim::Elsewhere(owner) => {
+                    if let Arrival::Created(_) = arrival {
+                        return Err(LoadError::Corrupt {
+                            game: id,
+                            why: format!("a new game is owned by instance {owner}"),
+                        });
+                    }
+                    return Ok(Follower::new(
+                        loaded,
+                        owner,
+                        Arc::clone(self),
+                        membership,
+                        next_incarnation(),
+                    )
+                    .spawn());
+                }
+            }
         }
-        let settings = serde_json::from_str(&row.settings).ok()?;
-        Some((row, settings))
+        let live = loaded.row.status == GameStatus::Live;
+        let mut actor = Actor::new(
+            id,
+            loaded.row.created_at,
+            loaded.state,
+            loaded.recent,
+            Arc::clone(self),
+        );
+        match arrival {
+            Arrival::Created(first) => actor.open(first).await?,
+            _ if live && actor_needs_start(&actor) => actor.open(GameEvent::Start).await?,
+            _ if live && actor_clock_runs(&actor) => {
+                if let Some(from) = excuse_from {
+                    actor.resume(from.max(actor.state().last_at)).await?;
+                }
+            }
+            _ => {}
+        }
+        let settings = actor.state().settings.clone();
+        let handle = actor.spawn();
+        if live && let Some(computer) = self.computer.get() {
+            computer.take_seats(&handle, &settings);
+        }
+        Ok(handle)
+    }
+
+    /// After a restart: rebuilds the live games this instance serves (all
+    /// of them on SQLite; on PostgreSQL its own, the unowned ones and those
+    /// of dead instances), excusing the downtime on their clocks (see the
+    /// module documentation), several at a time.
+    pub async fn restore(self: &Arc<Self>) -> Result<(), StoreError> {
+        let (games, last_sign) = match self.membership() {
+            None => {
+                let heartbeat = self.store.last_heartbeat().await?.map(time::instant);
+                let live = self.store.live_games().await?;
+                (live.iter().map(|row| row.id).collect::<Vec<_>>(), heartbeat)
+            }
+            Some(membership) => {
+                let cluster = self.store.cluster().ok_or(StoreError::Closed)?;
+                let mut games = cluster.owned().await?;
+                games.extend(cluster.orphans(i64::MAX).await?);
+                games.sort_unstable();
+                games.dedup();
+                (games, membership.last_seen_before.map(time::instant))
+            }
+        };
+        futures_util::stream::iter(games)
+            .map(|id| async move {
+                if let Err(e) = self.serve(id, Arrival::Restored { last_sign }).await {
+                    tracing::error!("cannot restore game {id}: {e}");
+                }
+            })
+            .buffer_unordered(RESTORING)
+            .collect::<()>()
+            .await;
+        Ok(())
+    }
+
+    /// Takes over a game whose owner died: its follower here (if any)
+    /// stops, and the game is rebuilt as this instance's.
+    pub(crate) async fn take_over(self: &Arc<Self>, id: GameId) -> Result<(), LoadError> {
+        if let Some(handle) = self.in_memory(id) {
+            if !handle.is_follower() {
+                return Ok(());
+            }
+            handle.deliver(Msg::Stop);
+            if let Ok(mut games) = self.games.lock()
+                && games
+                    .get(&id)
+                    .and_then(|slot| slot.get())
+                    .is_some_and(|h| h.is_of(handle.incarnation))
+            {
+                games.remove(&id);
+            }
+        }
+        self.serve(id, Arrival::Requested).await.map(|_| ())
+    }
+
+    /// Tells every follower here to catch up from the log (the bus was
+    /// down: events may have been missed).
+    pub(crate) fn catch_up_followers(&self) {
+        let followers: Vec<GameHandle> = self
+            .games
+            .lock()
+            .map(|games| {
+                games
+                    .values()
+                    .filter_map(|slot| slot.get())
+                    .filter(|h| h.is_follower())
+                    .cloned()
+                    .collect()
+            })
+            .unwrap_or_default();
+        for follower in followers {
+            follower.deliver(Msg::CatchUp);
+        }
+    }
+
+    /// This instance among several, when the store is shared.
+    pub(crate) fn membership(&self) -> Option<Arc<Membership>> {
+        self.membership.get().cloned()
+    }
+
+    /// Joins the games to the cluster `membership` (before any game is
+    /// served) and to the computer players who take their seats.
+    pub fn attach(&self, membership: Option<Arc<Membership>>, computer: Arc<Computer>) {
+        if let Some(membership) = membership {
+            let _ = self.membership.set(membership);
+        }
+        let _ = self.computer.set(computer);
     }
 
     /// Writes down that the server is alive, every `config.heartbeat`.

@@ -10,7 +10,7 @@ use super::state::{ChatLine, Effects, LiveState, Offers};
 use crate::settings::{ColourDecision, Seat};
 
 /// A result in both notations.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct ResultView {
     /// `B+1.5`, `W+R`, `Draw`, `Void`.
     pub international: String,
@@ -316,4 +316,57 @@ impl LiveState {
                 .collect(),
         }
     }
+}
+
+/// The frames of the timekeeper's calls (Art. 12.3) due after `from` up to
+/// `to`.
+pub fn call_frames(state: &LiveState, from: Instant, to: Instant) -> Vec<String> {
+    state
+        .clock
+        .announcements_between(from, to)
+        .into_iter()
+        .map(|call| {
+            serde_json::json!({
+                "type": "call",
+                "at": call.at.as_millis(),
+                "player": call.player,
+                "call": call.call,
+                "zh": call.text_zh(),
+                "en": call.text_en(),
+            })
+            .to_string()
+        })
+        .collect()
+}
+
+#[derive(Serialize)]
+struct Welcome<'a> {
+    r#type: &'static str,
+    you: &'static str,
+    last_command_id: Option<u64>,
+    game: GameView,
+    presence: &'a serde_json::Value,
+}
+
+/// The frame a connection gets when it joins: the whole game as `who` may
+/// see it at `at`, and the presence.
+pub fn welcome_frame(
+    state: &LiveState,
+    id: i64,
+    created_at: i64,
+    at: Instant,
+    who: &super::handle::Participant,
+    presence: &serde_json::Value,
+) -> String {
+    let welcome = Welcome {
+        r#type: "welcome",
+        you: who.color.map_or("spectator", Color::name),
+        last_command_id: who
+            .user
+            .as_ref()
+            .and_then(|(user, _)| state.last_command.get(user).copied()),
+        game: state.game_view(id, created_at, at, who.color.is_some()),
+        presence,
+    };
+    serde_json::to_string(&welcome).unwrap_or_default()
 }

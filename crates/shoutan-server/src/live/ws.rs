@@ -16,7 +16,7 @@ use shoutan_clock::Millis;
 use tokio::sync::broadcast;
 use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 
-use super::actor::{GameHandle, Outgoing, Participant};
+use super::handle::{GameHandle, Outgoing, Participant};
 use super::protocol::{ClientMessage, ErrorFrame, parse};
 use crate::AppState;
 use crate::accounts::csrf::origin_allowed;

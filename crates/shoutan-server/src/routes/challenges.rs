@@ -165,8 +165,7 @@ pub(crate) async fn begin(
         app.lobby.challenge_closed(view);
     }
     let game = LiveGameView::of(row.id, row.created_at, &settings);
-    let handle = app.games.start(row).await.map_err(ApiError::internal)?;
-    app.computer.take_seats(&handle, &settings);
+    app.games.start(row).await.map_err(ApiError::internal)?;
     app.lobby.game_started(game.clone());
     Ok(game)
 }

@@ -1,0 +1,428 @@
+//! A game owned by another instance, as this instance serves it: a replica
+//! of its state rebuilt from the log and kept up with the events the
+//! owner's appends publish on the bus (a gap in versions, or a bus
+//! reconnection, is filled from the log). Its clients get the same
+//! protocol as the owner's: the welcome, the versioned events, the
+//! timekeeper's calls (from the replica's clock), the presence (the
+//! owner's, which counts this instance's connections as reported to it).
+//! Their commands go to the owner, and each is acknowledged only once its
+//! event has reached the replica, so that the event comes before its
+//! acknowledgement here as it does on the owner.
+//!
+//! The follower never writes the log and never rules on the clock: flags
+//! are the owner's to record. When the owner stops answering, the follower
+//! stops: its clients reconnect, and the game is then served by whichever
+//! instance has taken it over.
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::ws::Utf8Bytes;
+use shoutan_clock::Instant;
+use shoutan_store::GameId;
+use tokio::sync::{broadcast, mpsc};
+
+use super::handle::{
+    BROADCAST, EventFrame, GameHandle, INBOX, Joined, Msg, Outgoing, Participant, RECENT, Reply,
+    missed,
+};
+use super::presence::Attendance;
+use super::protocol::ErrorFrame;
+use super::registry::{Loaded, Shared, apply_stored};
+use super::state::LiveState;
+use super::view::{call_frames, welcome_frame};
+use crate::cluster::{Direct, Logged, Membership, Outcome, Unreachable};
+use crate::time;
+
+/// How often a follower tells the owner its connections, at most (and at
+/// least, as a refresh: the owner forgets reports older than a minute).
+const REPORT_EVERY: Duration = Duration::from_secs(1);
+const REPORT_REFRESH: Duration = Duration::from_secs(20);
+/// How long a follower with no connections stays.
+const IDLE: Duration = Duration::from_secs(60);
+
+/// A replica of a game another instance owns.
+pub(crate) struct Follower {
+    id: GameId,
+    incarnation: u64,
+    created_at: i64,
+    state: LiveState,
+    recent: VecDeque<Arc<EventFrame>>,
+    events: broadcast::Sender<Outgoing>,
+    /// The owner's instance id.
+    owner: String,
+    shared: Arc<Shared>,
+    membership: Arc<Membership>,
+    /// This instance's connections, and whether the owner knows them.
+    attendance: Attendance,
+    reported: Option<(Attendance, tokio::time::Instant)>,
+    /// The owner's last presence frame.
+    presence: serde_json::Value,
+    announced: Instant,
+    /// Acknowledgements waiting for their event to reach the replica.
+    waiting: Vec<(u64, Reply, Result<u64, String>)>,
+    idle_since: Option<tokio::time::Instant>,
+    stop: bool,
+}
+
+impl Follower {
+    /// A follower of the game `loaded`, owned by `owner`.
+    pub(crate) fn new(
+        loaded: Loaded,
+        owner: String,
+        shared: Arc<Shared>,
+        membership: Arc<Membership>,
+        incarnation: u64,
+    ) -> Follower {
+        let now = time::now();
+        Follower {
+            id: loaded.row.id,
+            incarnation,
+            created_at: loaded.row.created_at,
+            announced: now.max(loaded.state.last_at),
+            state: loaded.state,
+            recent: loaded.recent,
+            events: broadcast::channel(BROADCAST).0,
+            owner,
+            shared,
+            membership,
+            attendance: Attendance::default(),
+            reported: None,
+            presence: serde_json::json!({"type": "presence", "online": {"black": false, "white": false},
+                "away_since": {"black": null, "white": null},
+                "claimable_at": {"black": null, "white": null}, "spectators": 0}),
+            waiting: Vec::new(),
+            idle_since: Some(tokio::time::Instant::now()),
+            stop: false,
+        }
+    }
+
+    /// Starts the follower; the handle reaches it.
+    pub(crate) fn spawn(self) -> GameHandle {
+        let (tx, rx) = mpsc::channel(INBOX);
+        let handle = GameHandle {
+            id: self.id,
+            tx: tx.clone(),
+            incarnation: self.incarnation,
+            follower: true,
+        };
+        tokio::spawn(self.run(rx, tx.downgrade()));
+        handle
+    }
+
+    async fn run(mut self, mut rx: mpsc::Receiver<Msg>, me: mpsc::WeakSender<Msg>) {
+        while !self.stop {
+            let wake = self.next_wake();
+            tokio::select! {
+                msg = rx.recv() => match msg {
+                    Some(msg) => self.handle(msg, &me).await,
+                    None => break,
+                },
+                () = sleep_until(wake) => self.on_timer().await,
+            }
+        }
+        if self
+            .reported
+            .is_some_and(|(told, _)| told != Attendance::default())
+        {
+            self.report(Attendance::default()).await;
+        }
+        self.shared.retire(self.id, self.incarnation).await;
+    }
+
+    fn next_wake(&self) -> Option<tokio::time::Instant> {
+        let call = (!self.state.is_over())
+            .then(|| self.state.clock.next_announcement(self.announced))
+            .flatten()
+            .map(|a| time::deadline(a.at));
+        let report = match self.reported {
+            Some((told, at)) if told == self.attendance => Some(at + REPORT_REFRESH),
+            Some((_, at)) => Some(at + REPORT_EVERY),
+            None => Some(tokio::time::Instant::now()),
+        };
+        let idle = self.idle_since.map(|t| t + IDLE);
+        [call, report, idle].into_iter().flatten().min()
+    }
+
+    async fn on_timer(&mut self) {
+        let now = tokio::time::Instant::now();
+        if self.idle_since.is_some_and(|t| now >= t + IDLE) {
+            self.stop = true;
+            return;
+        }
+        let due = match self.reported {
+            Some((told, at)) if told == self.attendance => now >= at + REPORT_REFRESH,
+            Some((_, at)) => now >= at + REPORT_EVERY,
+            None => true,
+        };
+        if due {
+            self.report(self.attendance).await;
+        }
+        self.announce(time::now());
+    }
+
+    async fn report(&mut self, attendance: Attendance) {
+        self.reported = Some((attendance, tokio::time::Instant::now()));
+        let message = Direct::Attendance {
+            from: self.membership.instance.clone(),
+            game: self.id,
+            attendance,
+        };
+        self.membership.send(&self.owner, &message).await;
+    }
+
+    fn announce(&mut self, now: Instant) {
+        if self.state.is_over() {
+            return;
+        }
+        for frame in call_frames(&self.state, self.announced, now) {
+            let _ = self.events.send(Outgoing::Notice(Utf8Bytes::from(frame)));
+        }
+        self.announced = self.announced.max(now);
+    }
+
+    async fn handle(&mut self, msg: Msg, me: &mpsc::WeakSender<Msg>) {
+        match msg {
+            Msg::Join { who, since, reply } => {
+                let joined = self.join(&who, since);
+                if reply.send(joined).is_ok() {
+                    self.count(&who, true);
+                }
+            }
+            Msg::Leave { who } => self.count(&who, false),
+            Msg::Command {
+                who,
+                id,
+                version,
+                message,
+                lag,
+                reply,
+            } => {
+                let req = self.membership.request_number();
+                let request = Direct::Command {
+                    req,
+                    from: self.membership.instance.clone(),
+                    game: self.id,
+                    who,
+                    id,
+                    version,
+                    message,
+                    lag_ms: lag.as_millis(),
+                };
+                self.forward(req, request, Reply::Command(reply), me);
+            }
+            Msg::Arbiter { event, reply } => {
+                let req = self.membership.request_number();
+                let request = Direct::Arbiter {
+                    req,
+                    from: self.membership.instance.clone(),
+                    game: self.id,
+                    event,
+                };
+                self.forward(req, request, Reply::Arbiter(reply), me);
+            }
+            Msg::Forwarded { outcome, reply } => self.on_forwarded(outcome, reply).await,
+            Msg::Missed { since, reply } => {
+                let _ = reply.send(missed(&self.recent, self.state.version, since));
+            }
+            Msg::Time { reply } => {
+                let frame = serde_json::json!({
+                    "type": "clock",
+                    "clock": self.state.clock_view(time::now()),
+                });
+                let _ = reply.send(Utf8Bytes::from(frame.to_string()));
+            }
+            Msg::View {
+                viewer_is_player,
+                reply,
+            } => {
+                let view =
+                    self.state
+                        .game_view(self.id, self.created_at, time::now(), viewer_is_player);
+                let _ = reply.send(Utf8Bytes::from(
+                    serde_json::to_string(&view).unwrap_or_default(),
+                ));
+            }
+            Msg::State { reply } => {
+                let _ = reply.send(self.state.clone());
+            }
+            Msg::Logged(logged) => self.on_logged(logged).await,
+            Msg::CatchUp => self.catch_up().await,
+            Msg::Presence(frame) => {
+                self.presence = frame;
+                let text = serde_json::to_string(&self.presence).unwrap_or_default();
+                let _ = self.events.send(Outgoing::Notice(Utf8Bytes::from(text)));
+            }
+            Msg::Stop => self.stop = true,
+            Msg::Attendance { .. } => {}
+        }
+    }
+
+    fn join(&mut self, who: &Participant, since: Option<u64>) -> Joined {
+        let events = self.events.subscribe();
+        let welcome = welcome_frame(
+            &self.state,
+            self.id,
+            self.created_at,
+            time::now(),
+            who,
+            &self.presence,
+        );
+        Joined {
+            welcome: Utf8Bytes::from(welcome),
+            missed: since
+                .and_then(|s| missed(&self.recent, self.state.version, s))
+                .unwrap_or_default(),
+            events,
+        }
+    }
+
+    fn count(&mut self, who: &Participant, joined: bool) {
+        let n = match who.color {
+            Some(c) => &mut self.attendance.players[c],
+            None => &mut self.attendance.spectators,
+        };
+        *n = if joined { *n + 1 } else { n.saturating_sub(1) };
+        self.idle_since =
+            (self.attendance == Attendance::default()).then(tokio::time::Instant::now);
+    }
+
+    /// Sends `request` to the owner; its answer comes back to this
+    /// follower's own mailbox, so that the follower goes on meanwhile.
+    fn forward(&self, req: u64, request: Direct, reply: Reply, me: &mpsc::WeakSender<Msg>) {
+        let membership = Arc::clone(&self.membership);
+        let owner = self.owner.clone();
+        let me = me.clone();
+        tokio::spawn(async move {
+            let outcome = membership.request(&owner, req, &request).await;
+            if let Some(me) = me.upgrade() {
+                let _ = me.send(Msg::Forwarded { outcome, reply }).await;
+            }
+        });
+    }
+
+    async fn on_forwarded(&mut self, outcome: Result<Outcome, Unreachable>, reply: Reply) {
+        let version = match (outcome, reply) {
+            (Ok(Outcome::Command { result: Ok(v) }), reply) => (v, reply, Ok(v)),
+            (Ok(Outcome::Command { result: Err(frame) }), Reply::Command(tx)) => {
+                let _ = tx.send(Err(frame));
+                return;
+            }
+            (Ok(Outcome::Arbiter { result: Ok(v) }), reply) => (v, reply, Ok(v)),
+            (Ok(Outcome::Arbiter { result: Err(why) }), Reply::Arbiter(tx)) => {
+                let _ = tx.send(Err(why));
+                return;
+            }
+            (_, reply) => {
+                // The owner is gone, or no longer owns the game: stop, so
+                // that the clients reconnect to whoever serves it now.
+                refuse(reply, "the game moved to another server; reconnect");
+                self.stop = true;
+                return;
+            }
+        };
+        self.waiting.push(version);
+        if self.state.version < self.waiting.iter().map(|w| w.0).max().unwrap_or(0) {
+            self.catch_up().await;
+        }
+        self.acknowledge();
+    }
+
+    /// Answers the acknowledgements whose events the replica has.
+    fn acknowledge(&mut self) {
+        let version = self.state.version;
+        let (ready, waiting): (Vec<_>, Vec<_>) =
+            self.waiting.drain(..).partition(|(v, _, _)| *v <= version);
+        self.waiting = waiting;
+        for (_, reply, result) in ready {
+            match (reply, result) {
+                (Reply::Command(tx), Ok(v)) => {
+                    let _ = tx.send(Ok(v));
+                }
+                (Reply::Arbiter(tx), result) => {
+                    let _ = tx.send(result);
+                }
+                (Reply::Command(tx), Err(why)) => {
+                    let _ = tx.send(Err(ErrorFrame::new(None, "internal", why)));
+                }
+            }
+        }
+    }
+
+    async fn on_logged(&mut self, logged: Logged) {
+        if logged.v <= self.state.version {
+            return;
+        }
+        match (logged.at, logged.b) {
+            (Some(at), Some(body)) if logged.v == self.state.version + 1 => {
+                let stored = shoutan_store::StoredEvent {
+                    game: self.id,
+                    version: logged.v,
+                    at,
+                    body,
+                };
+                self.apply(&stored);
+            }
+            _ => self.catch_up().await,
+        }
+        self.acknowledge();
+    }
+
+    /// Reads the events the replica lacks from the log.
+    async fn catch_up(&mut self) {
+        match self.shared.store.events(self.id, self.state.version).await {
+            Ok(events) => {
+                for stored in &events {
+                    if !self.apply(stored) {
+                        break;
+                    }
+                }
+            }
+            Err(e) => tracing::warn!(game = self.id, "the follower cannot read the log: {e}"),
+        }
+        self.acknowledge();
+    }
+
+    /// Applies the next event of the log; false (and the follower stops)
+    /// when it does not apply, which only a corrupt log would do.
+    fn apply(&mut self, stored: &shoutan_store::StoredEvent) -> bool {
+        match apply_stored(&mut self.state, stored, true) {
+            Ok(frame) => {
+                if let Some(frame) = frame {
+                    if self.recent.len() == RECENT {
+                        self.recent.pop_front();
+                    }
+                    self.recent.push_back(Arc::clone(&frame));
+                    let _ = self.events.send(Outgoing::Event(frame));
+                }
+                self.announced = self.announced.max(self.state.last_at);
+                true
+            }
+            Err(why) => {
+                tracing::error!(game = self.id, "the follower cannot apply the log: {why}");
+                self.stop = true;
+                false
+            }
+        }
+    }
+}
+
+/// Tells the sender of a forwarded request that it could not be done.
+fn refuse(reply: Reply, why: &str) {
+    match reply {
+        Reply::Command(tx) => {
+            let _ = tx.send(Err(ErrorFrame::new(None, "game_moved", why)));
+        }
+        Reply::Arbiter(tx) => {
+            let _ = tx.send(Err(why.to_owned()));
+        }
+    }
+}
+
+async fn sleep_until(at: Option<tokio::time::Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}
