@@ -25,11 +25,6 @@ pub enum StoreError {
     /// Another process joined the cluster under this instance's id.
     #[error("another process joined as instance {0:?}")]
     Superseded(String),
-    /// Another `shoutan serve` has the SQLite database open.
-    #[error(
-        "{0} is in use by another shoutan server: one process per SQLite database (run several instances on PostgreSQL)"
-    )]
-    InUse(String),
     /// A stored value that cannot be read back (a rank, a colour, a status).
     #[error("stored data is corrupt: {0}")]
     Corrupt(String),

@@ -29,6 +29,9 @@ pub enum External {
     /// OpenGotha as a command-line oracle: the path of its jar (a Java
     /// runtime must be on `PATH`).
     OpenGotha,
+    /// HAProxy, the load balancer in front of several server instances:
+    /// the path of `haproxy`.
+    Haproxy,
 }
 
 impl External {
@@ -38,6 +41,7 @@ impl External {
             External::Postgres => "SHOUTAN_TEST_POSTGRES",
             External::GnuGo => "SHOUTAN_TEST_GNUGO",
             External::OpenGotha => "SHOUTAN_TEST_OPENGOTHA",
+            External::Haproxy => "SHOUTAN_TEST_HAPROXY",
         }
     }
 
@@ -47,6 +51,7 @@ impl External {
             External::Postgres => "a PostgreSQL server URL",
             External::GnuGo => "the path of gnugo",
             External::OpenGotha => "the path of OpenGotha's oracle jar",
+            External::Haproxy => "the path of haproxy",
         }
     }
 }

@@ -6,227 +6,19 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failed call is a test failure
 
-use std::io::{BufRead, BufReader};
-use std::path::Path;
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
-use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-use tokio_tungstenite::tungstenite::http::HeaderValue;
 
-/// The server process and its address.
-struct Server {
-    child: Child,
-    base: String,
-}
+mod common;
 
-impl Server {
-    /// Starts `shoutan serve` on a free port over `data`.
-    fn start(data: &Path) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_shoutan"))
-            .args(["serve", "--addr", "127.0.0.1:0", "--data"])
-            .arg(data)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-        let first = lines.next().unwrap().unwrap();
-        let base = first
-            .split_whitespace()
-            .find(|w| w.starts_with("http://"))
-            .unwrap_or_else(|| panic!("no address in {first:?}"))
-            .to_owned();
-        // Keep reading, so that the server never writes into a closed pipe.
-        std::thread::spawn(move || for _ in lines {});
-        Server { child, base }
-    }
-
-    /// `kill -9`.
-    fn kill(mut self) {
-        self.child.kill().unwrap();
-        self.child.wait().unwrap();
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-struct Player {
-    base: String,
-    cookie: String,
-    http: reqwest::Client,
-}
-
-impl Player {
-    async fn register(base: &str, name: &str) -> Player {
-        let http = reqwest::Client::new();
-        let response = http
-            .post(format!("{base}/api/accounts"))
-            .header("x-shoutan-request", "1")
-            .json(&json!({"name": name, "password": "crash test", "rank": "2d"}))
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(response.status(), 201);
-        let cookie = response.headers()["set-cookie"]
-            .to_str()
-            .unwrap()
-            .split(';')
-            .next()
-            .unwrap()
-            .to_owned();
-        Player {
-            base: base.to_owned(),
-            cookie,
-            http,
-        }
-    }
-
-    async fn post(&self, path: &str, body: Value) -> Value {
-        self.http
-            .post(format!("{}{path}", self.base))
-            .header("x-shoutan-request", "1")
-            .header("cookie", &self.cookie)
-            .json(&body)
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap()
-    }
-
-    async fn game(&self, id: i64) -> Value {
-        self.http
-            .get(format!("{}/api/games/{id}", self.base))
-            .header("cookie", &self.cookie)
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap()
-    }
-
-    async fn ws(&self, id: i64) -> Ws {
-        let url = format!(
-            "{}/api/games/{id}/ws",
-            self.base.replace("http://", "ws://")
-        );
-        let mut request = url.into_client_request().unwrap();
-        request
-            .headers_mut()
-            .insert("cookie", HeaderValue::from_str(&self.cookie).unwrap());
-        let (socket, _) = tokio_tungstenite::connect_async_with_config(
-            request,
-            Some(
-                tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
-                    .read_buffer_size(8 * 1024),
-            ),
-            true,
-        )
-        .await
-        .unwrap();
-        let mut ws = Ws { socket, next_id: 1 };
-        let welcome = ws.next_of("welcome").await;
-        ws.next_id = welcome["last_command_id"].as_u64().unwrap_or(0) + 1;
-        ws
-    }
-}
-
-struct Ws {
-    socket: tokio_tungstenite::WebSocketStream<
-        tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
-    >,
-    next_id: u64,
-}
-
-impl Ws {
-    async fn next_of(&mut self, kind: &str) -> Value {
-        let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
-        loop {
-            let message = tokio::time::timeout_at(deadline, self.socket.next())
-                .await
-                .expect("no frame in time")
-                .unwrap()
-                .unwrap();
-            if let Message::Text(text) = message {
-                let frame: Value = serde_json::from_str(&text).unwrap();
-                if frame["type"] == kind {
-                    return frame;
-                }
-            }
-        }
-    }
-
-    /// Sends a command and waits for its acknowledgement.
-    async fn ok(&mut self, mut command: Value) {
-        let id = self.next_id;
-        self.next_id += 1;
-        command["id"] = json!(id);
-        self.socket
-            .send(Message::Text(command.to_string().into()))
-            .await
-            .unwrap();
-        loop {
-            let frame = self.next_of_any().await;
-            if frame["id"] == json!(id) {
-                assert_eq!(frame["type"], "ack", "{command}: {frame}");
-                return;
-            }
-        }
-    }
-
-    async fn next_of_any(&mut self) -> Value {
-        loop {
-            let message = tokio::time::timeout(Duration::from_secs(10), self.socket.next())
-                .await
-                .expect("no frame in time")
-                .unwrap()
-                .unwrap();
-            if let Message::Text(text) = message {
-                return serde_json::from_str(&text).unwrap();
-            }
-        }
-    }
-
-    async fn play(&mut self, point: &str) {
-        if point == "pass" {
-            self.ok(json!({"type": "pass"})).await;
-        } else {
-            self.ok(json!({"type": "move", "point": point})).await;
-        }
-    }
-}
-
-async fn new_game(black: &Player, white: &Player) -> i64 {
-    let challenge = black
-        .post(
-            "/api/challenges",
-            json!({"size": 9, "colour": "black", "time_control": "10 min + 3×30s byo-yomi"}),
-        )
-        .await;
-    let game = white
-        .post(
-            &format!("/api/challenges/{}/accept", challenge["id"]),
-            json!({}),
-        )
-        .await;
-    game["id"].as_i64().unwrap()
-}
+use common::{Player, Server, new_game};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn kill_9_then_restart_and_play_on() {
     let data = tempfile::tempdir().unwrap();
-    let server = Server::start(data.path());
+    let data_dir = data.path().to_str().unwrap();
+    let server = Server::start(&["--data", data_dir]);
     assert!(
         data.path().join("shoutan.db").exists(),
         "created on first start"
@@ -240,9 +32,9 @@ async fn kill_9_then_restart_and_play_on() {
     let mut aw = white.ws(a).await;
     for (i, point) in ["E5", "C3", "G7", "C7", "G3"].iter().enumerate() {
         if i % 2 == 0 {
-            ab.play(point).await
+            ab.play(point).await;
         } else {
-            aw.play(point).await
+            aw.play(point).await;
         }
     }
     ab.ok(json!({"type": "chat", "text": "请多指教"})).await;
@@ -254,9 +46,9 @@ async fn kill_9_then_restart_and_play_on() {
     let mut bw = white.ws(b).await;
     for (i, point) in ["E5", "D5", "E4", "D4", "pass", "pass"].iter().enumerate() {
         if i % 2 == 0 {
-            bb.play(point).await
+            bb.play(point).await;
         } else {
-            bw.play(point).await
+            bw.play(point).await;
         }
     }
     bw.ok(json!({"type": "toggle", "point": "D5"})).await;
@@ -270,7 +62,7 @@ async fn kill_9_then_restart_and_play_on() {
     let killed = Instant::now();
     tokio::time::sleep(Duration::from_secs(2)).await;
 
-    let server = Server::start(data.path());
+    let server = Server::start(&["--data", data_dir]);
     let black = Player {
         base: server.base.clone(),
         ..black

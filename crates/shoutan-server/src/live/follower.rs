@@ -210,7 +210,7 @@ impl Follower {
                     message,
                     lag_ms: lag.as_millis(),
                 };
-                self.forward(req, request, Reply::Command(reply), me);
+                self.forward(req, request, Reply::Command(reply, id), me);
             }
             Msg::Arbiter { event, reply } => {
                 let req = self.membership.request_number();
@@ -305,7 +305,7 @@ impl Follower {
     async fn on_forwarded(&mut self, outcome: Result<Outcome, Unreachable>, reply: Reply) {
         let version = match (outcome, reply) {
             (Ok(Outcome::Command { result: Ok(v) }), reply) => (v, reply, Ok(v)),
-            (Ok(Outcome::Command { result: Err(frame) }), Reply::Command(tx)) => {
+            (Ok(Outcome::Command { result: Err(frame) }), Reply::Command(tx, _)) => {
                 let _ = tx.send(Err(frame));
                 return;
             }
@@ -337,14 +337,14 @@ impl Follower {
         self.waiting = waiting;
         for (_, reply, result) in ready {
             match (reply, result) {
-                (Reply::Command(tx), Ok(v)) => {
+                (Reply::Command(tx, _), Ok(v)) => {
                     let _ = tx.send(Ok(v));
                 }
                 (Reply::Arbiter(tx), result) => {
                     let _ = tx.send(result);
                 }
-                (Reply::Command(tx), Err(why)) => {
-                    let _ = tx.send(Err(ErrorFrame::new(None, "internal", why)));
+                (Reply::Command(tx, id), Err(why)) => {
+                    let _ = tx.send(Err(ErrorFrame::new(id, "internal", why)));
                 }
             }
         }
@@ -411,8 +411,8 @@ impl Follower {
 /// Tells the sender of a forwarded request that it could not be done.
 fn refuse(reply: Reply, why: &str) {
     match reply {
-        Reply::Command(tx) => {
-            let _ = tx.send(Err(ErrorFrame::new(None, "game_moved", why)));
+        Reply::Command(tx, id) => {
+            let _ = tx.send(Err(ErrorFrame::new(id, "game_moved", why)));
         }
         Reply::Arbiter(tx) => {
             let _ = tx.send(Err(why.to_owned()));

@@ -134,8 +134,8 @@ pub(crate) enum Msg {
 
 /// Where the answer to a forwarded request goes.
 pub(crate) enum Reply {
-    /// A client's command.
-    Command(oneshot::Sender<Result<u64, ErrorFrame>>),
+    /// A client's command, and its id.
+    Command(oneshot::Sender<Result<u64, ErrorFrame>>, Option<u64>),
     /// An arbiter's decision.
     Arbiter(oneshot::Sender<Result<u64, String>>),
 }

@@ -206,10 +206,11 @@ impl Shared {
         let Ok(mut games) = self.games.lock() else {
             return;
         };
+        // A slot still loading belongs to a newer actor: it stays.
         let stale = games
             .get(&id)
             .and_then(|slot| slot.get())
-            .is_none_or(|handle| handle.tx.is_closed() || handle.is_of(incarnation));
+            .is_some_and(|handle| handle.tx.is_closed() || handle.is_of(incarnation));
         if stale {
             games.remove(&id);
         }

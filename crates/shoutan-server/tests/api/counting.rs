@@ -56,7 +56,7 @@ async fn estimates_per_game_are_bounded(backend: Backend) {
 
 async fn a_count_left_alone_ends_as_marked(backend: Backend) {
     let config = ServerConfig {
-        counting_limit: Duration::from_secs(1),
+        counting_limit: Duration::from_secs(2),
         ..config()
     };
     let Some(server) = TestServer::new(backend, config).await else {
@@ -66,7 +66,6 @@ async fn a_count_left_alone_ends_as_marked(backend: Backend) {
     let mut b = black.ws(id, None).await;
     let mut w = white.ws(id, None).await;
     play_moves(&mut b, &mut w, &["E5", "C3", "pass", "pass"]).await;
-    b.event("counting").await;
     b.ok(json!({"type": "accept"})).await;
     // Both leave; nobody accepts for white.
     b.close().await;
