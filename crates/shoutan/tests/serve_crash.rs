@@ -133,3 +133,25 @@ async fn kill_9_then_restart_and_play_on() {
     );
     drop(server);
 }
+
+/// One process per SQLite database: a second `shoutan serve` on the same
+/// data directory is refused with a message that says why, and the first
+/// serves on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_server_on_one_sqlite_database_is_refused() {
+    let data = tempfile::tempdir().unwrap();
+    let data_dir = data.path().to_str().unwrap();
+    let first = Server::start(&["--data", data_dir]);
+    let second = std::process::Command::new(env!("CARGO_BIN_EXE_shoutan"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--data", data_dir])
+        .output()
+        .unwrap();
+    assert!(!second.status.success());
+    let said = String::from_utf8_lossy(&second.stderr);
+    assert!(
+        said.contains("in use by another shoutan server") && said.contains("PostgreSQL"),
+        "{said}"
+    );
+    let black = Player::register(&first.base, "hei").await;
+    assert!(!black.cookie.is_empty(), "the first server serves on");
+}
