@@ -5,10 +5,13 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failed call is a test failure
 
 mod accounts;
+mod bounds;
 mod clocks;
 mod common;
 mod computer;
+mod connections;
 mod events;
+mod health;
 mod hostile;
 mod lobby;
 mod openapi;
