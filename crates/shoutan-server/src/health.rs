@@ -11,6 +11,8 @@ use tokio::sync::Mutex;
 
 /// How long a check's answer stands.
 const FRESH: Duration = Duration::from_secs(1);
+/// How long a check waits for the store.
+const PATIENCE: Duration = Duration::from_secs(5);
 
 /// The last write check and its answer.
 #[derive(Default)]
@@ -28,10 +30,18 @@ impl StorageProbe {
         {
             return outcome.clone();
         }
-        let outcome = store
-            .heartbeat(crate::time::now_millis())
-            .await
-            .map_err(|e| with_causes(&e));
+        let outcome = match tokio::time::timeout(
+            PATIENCE,
+            store.heartbeat(crate::time::now_millis()),
+        )
+        .await
+        {
+            Ok(written) => written.map_err(|e| with_causes(&e)),
+            Err(_) => Err(format!(
+                "no answer to a write within {} s",
+                PATIENCE.as_secs()
+            )),
+        };
         *last = Some((Instant::now(), outcome.clone()));
         outcome
     }

@@ -45,15 +45,31 @@ pub struct Args {
     trusted_proxies: Vec<ProxyNet>,
     /// Connections one client address may hold at once, HTTP and
     /// WebSocket together (trusted proxies are not capped).
-    #[arg(long, default_value_t = ServerConfig::default().max_connections_per_address)]
+    #[arg(
+        long,
+        default_value_t = ServerConfig::default().max_connections_per_address,
+        value_parser = positive
+    )]
     max_connections_per_address: usize,
     /// Seconds a client has to send a request's headers.
-    #[arg(long, default_value_t = ServerConfig::default().header_timeout.as_secs())]
+    #[arg(
+        long,
+        default_value_t = ServerConfig::default().header_timeout.as_secs(),
+        value_parser = clap::value_parser!(u64).range(1..)
+    )]
     header_timeout: u64,
     /// For load benchmarks only: the cheapest password hash and no limit
     /// on registrations and logins per address.
     #[arg(long, hide = true)]
     benchmark_accounts: bool,
+}
+
+/// A count of at least one.
+fn positive(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(format!("{text:?} is not a positive number")),
+    }
 }
 
 /// An origin as a browser sends it: `http(s)://host[:port]`, nothing more.

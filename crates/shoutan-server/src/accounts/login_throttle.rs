@@ -9,9 +9,10 @@
 //! In memory: a restart forgives, which is harmless for throttling.
 
 use std::collections::HashMap;
-use std::net::IpAddr;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
+
+use crate::net::connections::AddressKey;
 
 /// How the wait grows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,7 +69,7 @@ const SWEEP_AT: usize = 4096;
 /// Login attempts by (account, address).
 pub struct LoginThrottle {
     backoff: Backoff,
-    pairs: Mutex<HashMap<(String, IpAddr), Pair>>,
+    pairs: Mutex<HashMap<(String, AddressKey), Pair>>,
 }
 
 impl LoginThrottle {
@@ -84,7 +85,12 @@ impl LoginThrottle {
     /// Records an attempt on `account` (its name key) from `address` at
     /// `now`, or, if the pair must still wait, how long. An attempt counts
     /// as it starts, so a burst of parallel guesses is throttled too.
-    pub fn attempt(&self, account: &str, address: IpAddr, now: Instant) -> Result<(), Duration> {
+    pub fn attempt(
+        &self,
+        account: &str,
+        address: AddressKey,
+        now: Instant,
+    ) -> Result<(), Duration> {
         let Ok(mut pairs) = self.pairs.lock() else {
             return Ok(());
         };
@@ -114,7 +120,7 @@ impl LoginThrottle {
     }
 
     /// The right password: the pair starts afresh.
-    pub fn succeeded(&self, account: &str, address: IpAddr) {
+    pub fn succeeded(&self, account: &str, address: AddressKey) {
         if let Ok(mut pairs) = self.pairs.lock() {
             pairs.remove(&(account.to_owned(), address));
         }
@@ -125,58 +131,57 @@ impl LoginThrottle {
 mod tests {
     use super::*;
 
-    const GUESSER: IpAddr = IpAddr::V4(std::net::Ipv4Addr::new(203, 0, 113, 9));
-    const OWNER: IpAddr = IpAddr::V4(std::net::Ipv4Addr::new(198, 51, 100, 7));
-
     #[test]
     fn waits_double_per_pair_and_never_touch_another_address() {
+        let key = |ip: &str| AddressKey::of(ip.parse().unwrap());
+        let (guesser, owner) = (key("203.0.113.9"), key("198.51.100.7"));
         let throttle = LoginThrottle::new(Backoff::default());
         let t0 = Instant::now();
         for _ in 0..5 {
-            assert!(throttle.attempt("ke jie", GUESSER, t0).is_ok());
+            assert!(throttle.attempt("ke jie", guesser, t0).is_ok());
         }
         // The sixth attempt is free too (it is the first beyond the free
         // ones); the seventh must wait a second, the eighth two, then four.
-        assert!(throttle.attempt("ke jie", GUESSER, t0).is_ok());
+        assert!(throttle.attempt("ke jie", guesser, t0).is_ok());
         assert_eq!(
-            throttle.attempt("ke jie", GUESSER, t0),
+            throttle.attempt("ke jie", guesser, t0),
             Err(Duration::from_secs(1))
         );
         let mut t = t0 + Duration::from_secs(1);
-        assert!(throttle.attempt("ke jie", GUESSER, t).is_ok());
+        assert!(throttle.attempt("ke jie", guesser, t).is_ok());
         assert_eq!(
-            throttle.attempt("ke jie", GUESSER, t),
+            throttle.attempt("ke jie", guesser, t),
             Err(Duration::from_secs(2))
         );
         t += Duration::from_secs(2);
-        assert!(throttle.attempt("ke jie", GUESSER, t).is_ok());
+        assert!(throttle.attempt("ke jie", guesser, t).is_ok());
         assert_eq!(
-            throttle.attempt("ke jie", GUESSER, t + Duration::from_secs(1)),
+            throttle.attempt("ke jie", guesser, t + Duration::from_secs(1)),
             Err(Duration::from_secs(3))
         );
         // The owner, elsewhere, is never held up; another account from the
         // guesser's address neither.
-        assert!(throttle.attempt("ke jie", OWNER, t).is_ok());
-        assert!(throttle.attempt("lee", GUESSER, t).is_ok());
+        assert!(throttle.attempt("ke jie", owner, t).is_ok());
+        assert!(throttle.attempt("lee", guesser, t).is_ok());
         // The wait is capped.
         for _ in 0..40 {
             t += Duration::from_secs(15 * 60);
-            assert!(throttle.attempt("ke jie", GUESSER, t).is_ok());
+            assert!(throttle.attempt("ke jie", guesser, t).is_ok());
         }
         assert_eq!(
-            throttle.attempt("ke jie", GUESSER, t),
+            throttle.attempt("ke jie", guesser, t),
             Err(Duration::from_secs(15 * 60))
         );
         // A success forgets the pair; so does a quiet hour.
-        throttle.succeeded("ke jie", GUESSER);
-        assert!(throttle.attempt("ke jie", GUESSER, t).is_ok());
+        throttle.succeeded("ke jie", guesser);
+        assert!(throttle.attempt("ke jie", guesser, t).is_ok());
         for _ in 0..6 {
-            let _ = throttle.attempt("lee", GUESSER, t);
+            let _ = throttle.attempt("lee", guesser, t);
         }
-        assert!(throttle.attempt("lee", GUESSER, t).is_err());
+        assert!(throttle.attempt("lee", guesser, t).is_err());
         assert!(
             throttle
-                .attempt("lee", GUESSER, t + Duration::from_secs(3600))
+                .attempt("lee", guesser, t + Duration::from_secs(3600))
                 .is_ok()
         );
     }

@@ -19,9 +19,20 @@ use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 
 use super::client::{TrustedProxies, canonical};
 
-/// What is counted: an IPv4 address, or an IPv6 /64.
+/// One client address as limits count it: an IPv4 address, or an IPv6
+/// /64 (which one subscriber usually has whole, so rotating within it
+/// gains nothing).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct AddressKey(IpAddr);
+
+impl std::fmt::Display for AddressKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            IpAddr::V6(net) => write!(f, "{net}/64"),
+            IpAddr::V4(ip) => write!(f, "{ip}"),
+        }
+    }
+}
 
 impl AddressKey {
     /// The key of `ip`.
@@ -178,6 +189,10 @@ mod tests {
         // One IPv6 /64 is one address.
         let _c = limits.admit(ip("2001:db8::1")).unwrap();
         let _d = limits.admit(ip("2001:db8::ffff:2")).unwrap();
+        assert_eq!(
+            AddressKey::of(ip("2001:db8::ffff:2")).to_string(),
+            "2001:db8::/64"
+        );
         assert!(limits.admit(ip("2001:db8::3")).is_none());
         assert!(limits.admit(ip("2001:db8:0:1::3")).is_some());
         // A trusted proxy is not capped.

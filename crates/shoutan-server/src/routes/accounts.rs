@@ -1,6 +1,5 @@
 //! Registration, login, logout, and "who am I".
 
-use std::net::IpAddr;
 use std::time::Instant;
 
 use axum::Json;
@@ -17,6 +16,7 @@ use crate::AppState;
 use crate::accounts::session::{self, LoggedIn};
 use crate::error::ApiError;
 use crate::net::client::ClientAddress;
+use crate::net::connections::AddressKey;
 use crate::rating::{RatingView, newcomer};
 use crate::time;
 
@@ -69,7 +69,7 @@ pub struct Login {
 
 fn limited(
     limiter: &crate::accounts::rate_limit::RateLimiter,
-    address: IpAddr,
+    address: AddressKey,
 ) -> Result<(), ApiError> {
     limiter
         .attempt(&address.to_string(), Instant::now())
@@ -121,7 +121,7 @@ pub async fn register(
     ClientAddress(address): ClientAddress,
     Body(body): Body<Register>,
 ) -> Result<Response, ApiError> {
-    limited(&app.register_per_address, address)?;
+    limited(&app.register_per_address, AddressKey::of(address))?;
     let name = crate::text::clean_name(&body.name)?;
     if crate::computer::is_reserved(&name) {
         return Err(ApiError::bad_request(
@@ -166,8 +166,13 @@ pub async fn login(
     ClientAddress(address): ClientAddress,
     Body(body): Body<Login>,
 ) -> Result<Response, ApiError> {
+    let address = AddressKey::of(address);
     limited(&app.login_per_address, address)?;
     let name: String = body.name.trim().nfc().collect();
+    if name.chars().count() > crate::text::MAX_NAME {
+        // No account has such a name; nor is it kept as a throttle's key.
+        return Err(bad_credentials());
+    }
     let account = name_key(&name);
     app.login_throttle
         .attempt(&account, address, Instant::now())
@@ -184,12 +189,16 @@ pub async fn login(
             app.login_throttle.succeeded(&account, address);
             open_session(&app, &user, StatusCode::OK).await
         }
-        _ => Err(ApiError::new(
-            StatusCode::UNAUTHORIZED,
-            "bad_credentials",
-            "wrong name or password",
-        )),
+        _ => Err(bad_credentials()),
     }
+}
+
+fn bad_credentials() -> ApiError {
+    ApiError::new(
+        StatusCode::UNAUTHORIZED,
+        "bad_credentials",
+        "wrong name or password",
+    )
 }
 
 /// Logs out: the session ends on the server and the cookie is cleared.
