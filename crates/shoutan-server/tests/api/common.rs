@@ -125,17 +125,9 @@ impl TestServer {
                 conn.execute_batch(sql).unwrap();
             }
             Database::Postgres { url, schema } => {
-                let (client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
+                shoutan_test_env::postgres_sql(url, schema.as_deref(), sql)
                     .await
                     .unwrap();
-                let task = tokio::spawn(connection);
-                let schema = schema.as_deref().unwrap_or("public");
-                client
-                    .batch_execute(&format!("SET search_path = {schema}; {sql}"))
-                    .await
-                    .unwrap();
-                drop(client);
-                let _ = task.await;
             }
         }
     }

@@ -62,15 +62,20 @@ async fn idle_half_requests_are_closed_after_the_header_deadline(backend: Backen
         "closed before the deadline: {took:?}"
     );
     // A complete request in time is served.
-    let mut whole = connect_from(&server, "127.0.0.2").await;
-    whole
+    let answer = health_from(&server, "127.0.0.2").await;
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+}
+
+/// `GET /api/health` on a new connection from `address`: the whole answer.
+async fn health_from(server: &TestServer, address: &str) -> String {
+    let mut stream = connect_from(server, address).await;
+    stream
         .write_all(b"GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         .await
         .unwrap();
-    let answer = read_to_close(&mut whole, Duration::from_secs(5))
+    read_to_close(&mut stream, Duration::from_secs(5))
         .await
-        .unwrap();
-    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+        .unwrap_or_default()
 }
 
 async fn connections_are_capped_per_address(backend: Backend) {
@@ -113,15 +118,10 @@ async fn connections_are_capped_per_address(backend: Backend) {
     drop(lobby);
     let mut admitted = false;
     for _ in 0..50 {
-        let mut again = connect_from(&server, "127.0.0.2").await;
-        again
-            .write_all(b"GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        if health_from(&server, "127.0.0.2")
             .await
-            .unwrap();
-        let answer = read_to_close(&mut again, Duration::from_secs(5))
-            .await
-            .unwrap_or_default();
-        if answer.starts_with("HTTP/1.1 200") {
+            .starts_with("HTTP/1.1 200")
+        {
             admitted = true;
             break;
         }
