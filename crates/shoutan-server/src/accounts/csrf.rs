@@ -48,11 +48,12 @@ fn is_upgrade(headers: &HeaderMap) -> bool {
 
 /// Checks a request before its handler runs.
 pub fn check(method: &Method, headers: &HeaderMap, origins: &Origins) -> Result<(), ApiError> {
-    if is_upgrade(headers) {
-        return origin_allowed(headers, origins);
-    }
     if matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS) {
-        return Ok(());
+        return if is_upgrade(headers) {
+            origin_allowed(headers, origins)
+        } else {
+            Ok(())
+        };
     }
     origin_allowed(headers, origins)?;
     if headers.get(header::ORIGIN).is_none() && headers.get(REQUEST_HEADER).is_none() {

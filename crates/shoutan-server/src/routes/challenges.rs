@@ -28,8 +28,8 @@ pub async fn list(
 }
 
 /// Refuses when one of `players` has the most live games a player may have
-/// already. Call it holding [`crate::App::game_starts`], so that games
-/// started at the same moment are counted.
+/// already. Before a start, call it holding [`crate::App::game_starts`],
+/// so that games started at the same moment are counted.
 pub(crate) fn check_live_games(app: &AppState, players: &[&User]) -> Result<(), ApiError> {
     let live = app.lobby.live_games();
     let max = app.config.max_live_games;
