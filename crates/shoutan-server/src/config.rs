@@ -2,8 +2,10 @@
 
 use std::time::Duration;
 
-use crate::accounts::password::PasswordCost;
+use crate::accounts::login_throttle::Backoff;
+use crate::accounts::password::{HashBudget, PasswordCost};
 use crate::accounts::rate_limit::Limit;
+use crate::net::client::TrustedProxies;
 
 /// How the server runs.
 #[derive(Clone, Debug)]
@@ -14,21 +16,35 @@ pub struct ServerConfig {
     /// Mark the session cookie `Secure` (set when the server is reached
     /// over https, directly or behind a proxy).
     pub secure_cookies: bool,
-    /// Origins besides the server's own (its `Host`) that may send
-    /// state-changing requests and open WebSockets, e.g.
-    /// `https://play.example.org` behind a proxy.
-    pub allowed_origins: Vec<String>,
-    /// Take the client's address from `X-Forwarded-For` (only behind a
-    /// proxy that sets it), for the login rate limit.
-    pub trust_forwarded_for: bool,
+    /// The public origins the server's pages are served from (e.g.
+    /// `https://play.example.org` behind a proxy): only their pages may
+    /// send state-changing requests and open WebSockets. Empty: the
+    /// listening address's (see [`crate::net::origins`]).
+    pub origins: Vec<String>,
+    /// Proxies whose `X-Forwarded-For` entries are believed (see
+    /// [`crate::net::client`]).
+    pub trusted_proxies: TrustedProxies,
+    /// Connections one client address may hold at once (HTTP and
+    /// WebSocket together); trusted proxies are not capped.
+    pub max_connections_per_address: usize,
+    /// How long a client has to send a request's headers (and, between
+    /// requests, the next request) before the connection is closed.
+    pub header_timeout: Duration,
     /// The argon2id cost of password hashes.
     pub password_cost: PasswordCost,
-    /// Login attempts per client address.
+    /// Hashes at once and waiting.
+    pub hash_budget: HashBudget,
+    /// Login attempts per client address (against trying many accounts).
     pub login_per_address: Limit,
-    /// Login attempts per account.
-    pub login_per_account: Limit,
+    /// The growing wait between login attempts on one account from one
+    /// address.
+    pub login_backoff: Backoff,
     /// Registrations per client address.
     pub register_per_address: Limit,
+    /// Live games a player may have at once, counting those being started
+    /// by challenges and against the computer (event games are the
+    /// organiser's and always start).
+    pub max_live_games: usize,
     /// How long a session lasts.
     pub session_lifetime: Duration,
     /// How long a player must have been gone before the opponent may claim
@@ -59,12 +75,16 @@ impl Default for ServerConfig {
         ServerConfig {
             instance: "shoutan".to_owned(),
             secure_cookies: false,
-            allowed_origins: Vec::new(),
-            trust_forwarded_for: false,
+            origins: Vec::new(),
+            trusted_proxies: TrustedProxies::default(),
+            max_connections_per_address: 256,
+            header_timeout: Duration::from_secs(10),
             password_cost: PasswordCost::default(),
+            hash_budget: HashBudget::default(),
             login_per_address: Limit::new(20, Duration::from_secs(3)),
-            login_per_account: Limit::new(5, Duration::from_secs(60)),
+            login_backoff: Backoff::default(),
             register_per_address: Limit::new(5, Duration::from_secs(60)),
+            max_live_games: 10,
             session_lifetime: Duration::from_secs(30 * 24 * 3600),
             abandonment: Duration::from_secs(120),
             linger: Duration::from_secs(600),

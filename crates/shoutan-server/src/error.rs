@@ -7,6 +7,8 @@ use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use shoutan_store::StoreError;
 
+use crate::accounts::password::HashError;
+
 /// An answer of 4xx or 5xx.
 #[derive(Debug)]
 pub struct ApiError {
@@ -16,7 +18,7 @@ pub struct ApiError {
     pub code: &'static str,
     /// What was wrong, for people.
     pub message: String,
-    /// For 429: seconds until a retry can succeed.
+    /// For 429 and 503: seconds until a retry can succeed.
     pub retry_after: Option<u64>,
 }
 
@@ -95,11 +97,27 @@ impl From<StoreError> for ApiError {
             StoreError::NameTaken(name) => {
                 ApiError::conflict("name_taken", format!("the name {name:?} is taken"))
             }
+            StoreError::NameConfusable(name) => ApiError::conflict(
+                "confusable_name",
+                format!("the name {name:?} looks like an existing player's name"),
+            ),
             StoreError::ChallengeGone(id) => ApiError::conflict(
                 "challenge_gone",
                 format!("challenge {id} was accepted or withdrawn"),
             ),
             other => ApiError::internal(other),
+        }
+    }
+}
+
+impl From<HashError> for ApiError {
+    fn from(e: HashError) -> ApiError {
+        match e {
+            HashError::Busy => ApiError {
+                retry_after: Some(1),
+                ..ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "busy", e.to_string())
+            },
+            HashError::Failed(_) => ApiError::internal(e),
         }
     }
 }

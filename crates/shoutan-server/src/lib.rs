@@ -2,11 +2,15 @@
 //! records; a WebSocket per game for play, counting, clocks and chat; the
 //! web client embedded. One tokio runtime, one axum router, one store.
 //!
-//! - Accounts: argon2id passwords, session cookies (`HttpOnly`,
-//!   `SameSite=Lax`, optionally `Secure`) of which only a hash is stored,
-//!   CSRF checks on every state-changing request, login rate limits per
-//!   address and per account; declared ranks and Glicko-2 ratings
-//!   ([`rating`]).
+//! - Accounts: argon2id passwords hashed within a budget, session cookies
+//!   (`HttpOnly`, `SameSite=Lax`, optionally `Secure`) of which only a hash
+//!   is stored, CSRF checks on every state-changing request, login rate
+//!   limits per address and growing waits per account and address; names
+//!   in NFC and unlike any other's ([`text`]); declared ranks and Glicko-2
+//!   ratings ([`rating`]).
+//! - The network edge ([`net`]): connections capped per address, a
+//!   deadline for request headers, client addresses behind trusted
+//!   proxies, configured public origins, security headers.
 //! - The lobby ([`lobby`]): challenges open or to a named player, with
 //!   every setting of a game ([`settings`]); live games; pushed live.
 //! - Live games ([`live`]): one actor per game, a durable event log
@@ -36,19 +40,23 @@ pub mod computer;
 pub mod config;
 pub mod error;
 pub mod events;
+pub mod health;
 pub mod live;
 pub mod lobby;
+pub mod net;
 pub mod rating;
 pub mod routes;
 pub mod settings;
+pub mod text;
 pub mod time;
 
-use std::net::SocketAddr;
 use std::ops::Deref;
 use std::sync::Arc;
 
 use shoutan_store::{Store, StoreError};
 
+use crate::accounts::login_throttle::LoginThrottle;
+use crate::accounts::password::Hasher;
 use crate::accounts::rate_limit::RateLimiter;
 use crate::cluster::Membership;
 use crate::computer::Computer;
@@ -56,6 +64,7 @@ use crate::live::registry::{Shared, record_results};
 use crate::lobby::{LiveGameView, Lobby};
 
 pub use config::ServerConfig;
+pub use net::listener::serve;
 
 /// The application's state, shared by every request and connection.
 #[derive(Clone)]
@@ -77,13 +86,20 @@ pub struct App {
     pub computer: Arc<Computer>,
     /// Login attempts per client address.
     pub login_per_address: RateLimiter,
-    /// Login attempts per account.
-    pub login_per_account: RateLimiter,
+    /// Login attempts per account and address.
+    pub login_throttle: LoginThrottle,
     /// Registrations per client address.
     pub register_per_address: RateLimiter,
     /// A hash of the configured cost that no password matches, checked
     /// when a login names nobody so that it takes as long as a wrong password.
     pub decoy_hash: String,
+    /// Password hashing, within its budget.
+    pub hasher: Hasher,
+    /// The last check that the store takes writes.
+    pub storage: health::StorageProbe,
+    /// Held while a challenge's or a computer game's start is decided and
+    /// made, so that the live games counted are all there are.
+    pub game_starts: tokio::sync::Mutex<()>,
 }
 
 impl Deref for AppState {
@@ -108,9 +124,8 @@ pub enum StartError {
 /// (excusing the downtime on the clocks), and starts the background work
 /// (results and ratings, heartbeats).
 pub async fn start(store: Arc<dyn Store>, config: ServerConfig) -> Result<AppState, StartError> {
-    let decoy_hash =
-        accounts::password::hash(format!("decoy-{}", fastrand::u64(..)), config.password_cost)
-            .await?;
+    let hasher = Hasher::new(config.password_cost, config.hash_budget);
+    let decoy_hash = hasher.hash(format!("decoy-{}", fastrand::u64(..))).await?;
     let (games, endings) = Shared::new(Arc::clone(&store), config.clone());
     let lobby = Arc::new(Lobby::new(config.lobby_games));
     let workers = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
@@ -146,7 +161,7 @@ pub async fn start(store: Arc<dyn Store>, config: ServerConfig) -> Result<AppSta
     };
     Ok(AppState(Arc::new(App {
         login_per_address: RateLimiter::new(config.login_per_address),
-        login_per_account: RateLimiter::new(config.login_per_account),
+        login_throttle: LoginThrottle::new(config.login_backoff),
         register_per_address: RateLimiter::new(config.register_per_address),
         store,
         config,
@@ -155,27 +170,8 @@ pub async fn start(store: Arc<dyn Store>, config: ServerConfig) -> Result<AppSta
         computer,
         events,
         decoy_hash,
+        hasher,
+        storage: health::StorageProbe::default(),
+        game_starts: tokio::sync::Mutex::new(()),
     })))
-}
-
-/// Serves `app` on `listener` until `shutdown` completes.
-pub async fn serve(
-    listener: tokio::net::TcpListener,
-    app: AppState,
-    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
-) -> std::io::Result<()> {
-    use axum::serve::ListenerExt;
-    let router = routes::router(app);
-    // Moves are small frames that must leave at once: no Nagle delay.
-    let listener = listener.tap_io(|tcp| {
-        if let Err(e) = tcp.set_nodelay(true) {
-            tracing::warn!("TCP_NODELAY not set: {e}");
-        }
-    });
-    axum::serve(
-        listener,
-        router.into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(shutdown)
-    .await
 }

@@ -8,7 +8,6 @@ use std::time::Duration;
 
 use axum::extract::State;
 use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
-use axum::http::HeaderMap;
 use axum::response::Response;
 use serde::{Deserialize, Serialize};
 use shoutan_rules::Rank;
@@ -16,7 +15,6 @@ use shoutan_store::{Challenge, GameId, UserId};
 use tokio::sync::{broadcast, mpsc};
 
 use crate::AppState;
-use crate::accounts::csrf::origin_allowed;
 use crate::accounts::session::Visitor;
 use crate::error::ApiError;
 use crate::live::view::ResultView;
@@ -369,16 +367,16 @@ fn frame(value: &serde_json::Value) -> Message {
 pub async fn lobby_ws(
     State(app): State<AppState>,
     Visitor(user): Visitor,
-    headers: HeaderMap,
     ws: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
-    origin_allowed(&headers, &app.config.allowed_origins)?;
     let viewer = user.map(|u| u.id);
     let challenges = visible_challenges(&app, viewer).await?;
     let notices = app.lobby.notices.subscribe();
     let games = app.lobby.snapshot_games(viewer);
     Ok(ws
         .read_buffer_size(8 * 1024)
+        .max_message_size(crate::live::ws::HARD_LIMIT)
+        .max_frame_size(crate::live::ws::HARD_LIMIT)
         .on_upgrade(move |socket| lobby_connection(socket, viewer, challenges, games, notices)))
 }
 
@@ -402,7 +400,8 @@ async fn lobby_connection(
     loop {
         let out = tokio::select! {
             incoming = socket.recv() => match incoming {
-                Some(Ok(Message::Close(_)) | Err(_)) | None => return,
+                Some(Ok(Message::Close(_))) | None => return,
+                Some(Err(e)) => return crate::live::ws::close_after(&mut socket, e).await,
                 Some(Ok(_)) => continue,
             },
             notice = notices.recv() => match notice {

@@ -3,7 +3,7 @@
 //! ([`GameSettings`]: colours drawn, handicap resolved from the ranks).
 
 use serde::{Deserialize, Serialize};
-use shoutan_clock::{Clock, ClockOptions, LagPolicy, TimeControl, TimeOutRule};
+use shoutan_clock::{Clock, ClockOptions, LagPolicy, Millis, TimeControl, TimeOutRule};
 use shoutan_rules::{
     BoardSize, Color, Game, Handicap, HandicapPlacement, Nigiri, Rank, Ruleset, Score,
 };
@@ -143,6 +143,7 @@ impl ChallengeRequest {
             Some(json) => serde_json::from_value(json.clone())
                 .map_err(|e| bad("bad_time_control", e.to_string()))?,
         };
+        check_live_bounds(&time_control)?;
         let settings = ChallengeSettings {
             size,
             ruleset,
@@ -182,6 +183,76 @@ impl ChallengeRequest {
         }
         Ok(settings)
     }
+}
+
+/// The longest main time of a live game, per player.
+pub const MAX_MAIN_TIME: Millis = Millis::from_hours(24);
+/// The most byo-yomi periods.
+pub const MAX_PERIODS: u32 = 30;
+/// The longest byo-yomi period, and the longest time per move.
+pub const MAX_PERIOD: Millis = Millis::from_hours(1);
+/// The longest period of moves-per-period (Canadian) time.
+pub const MAX_MOVES_PERIOD: Millis = Millis::from_hours(2);
+/// The most moves required in one such period.
+pub const MAX_MOVES_PER_PERIOD: u32 = 100;
+/// The longest Fischer increment.
+pub const MAX_INCREMENT: Millis = Millis::from_hours(1);
+
+/// Refuses clocks beyond what a live game can be: each value has its
+/// bound, and its own code. A game lives in memory while it is played, so
+/// a clock of years is a game that never ends (and 999,999,999 periods one
+/// that can never be flagged).
+pub fn check_live_bounds(control: &TimeControl) -> Result<(), ApiError> {
+    let over = |code, what: &str, bound: String| {
+        Err(bad(
+            code,
+            format!("{what} is at most {bound} in a live game"),
+        ))
+    };
+    if control.main() > MAX_MAIN_TIME {
+        return over("main_time_too_long", "the main time", "24 h".into());
+    }
+    match control {
+        TimeControl::None | TimeControl::Absolute(_) => {}
+        TimeControl::ByoYomi(b) => {
+            if b.periods() > MAX_PERIODS {
+                return over(
+                    "too_many_periods",
+                    "the number of byo-yomi periods",
+                    MAX_PERIODS.to_string(),
+                );
+            }
+            if b.period() > MAX_PERIOD {
+                return over("period_too_long", "a byo-yomi period", "1 h".into());
+            }
+        }
+        TimeControl::PerMove(p) => {
+            if p.time() > MAX_PERIOD {
+                return over("period_too_long", "the time per move", "1 h".into());
+            }
+        }
+        TimeControl::MovesPerPeriod(m) => {
+            if m.period() > MAX_MOVES_PERIOD {
+                return over("period_too_long", "a period of moves", "2 h".into());
+            }
+            if m.moves() > MAX_MOVES_PER_PERIOD {
+                return over(
+                    "too_many_moves_per_period",
+                    "the moves of a period",
+                    MAX_MOVES_PER_PERIOD.to_string(),
+                );
+            }
+        }
+        TimeControl::Fischer(f) => {
+            if f.increment() > MAX_INCREMENT {
+                return over("increment_too_long", "a Fischer increment", "1 h".into());
+            }
+            if f.max().is_some_and(|max| max > MAX_MAIN_TIME) {
+                return over("main_time_too_long", "the Fischer maximum", "24 h".into());
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The clock options of a game: lag compensation always (Lichess's quota),
@@ -452,6 +523,44 @@ mod tests {
             "bad_handicap"
         );
         assert!(serde_json::from_str::<ChallengeRequest>(r#"{"colour": "red"}"#).is_err());
+    }
+
+    #[test]
+    fn clocks_beyond_a_live_game_are_refused_by_their_bound() {
+        let code = |tc: &str| {
+            request(&format!(r#"{{"time_control": "{tc}"}}"#))
+                .err()
+                .map(|e| e.code)
+        };
+        // The bounds themselves are accepted.
+        for ok in [
+            "24h + 30×3600s byo-yomi",
+            "absolute 24h",
+            "3600s per move",
+            "24h + 100 moves / 120 min",
+            "10 min + 3600s Fischer (max 24h)",
+        ] {
+            assert_eq!(code(ok), None, "{ok}");
+        }
+        assert_eq!(code("99999999999999 min"), Some("main_time_too_long"));
+        assert_eq!(code("25h + 5×30s byo-yomi"), Some("main_time_too_long"));
+        assert_eq!(code("1h + 31×30s byo-yomi"), Some("too_many_periods"));
+        assert_eq!(
+            code("1h + 999999999×30s byo-yomi"),
+            Some("too_many_periods")
+        );
+        assert_eq!(code("1h + 5×3601s byo-yomi"), Some("period_too_long"));
+        assert_eq!(code("3601s per move"), Some("period_too_long"));
+        assert_eq!(code("1h + 25 moves / 121 min"), Some("period_too_long"));
+        assert_eq!(
+            code("1h + 101 moves / 10 min"),
+            Some("too_many_moves_per_period")
+        );
+        assert_eq!(code("10 min + 3601s Fischer"), Some("increment_too_long"));
+        assert_eq!(
+            code("10 min + 10s Fischer (max 25h)"),
+            Some("main_time_too_long")
+        );
         assert!(serde_json::from_str::<ChallengeRequest>(r#"{"sise": 9}"#).is_err());
     }
 

@@ -6,6 +6,10 @@ pub enum StoreError {
     /// An account with this name (ignoring case) exists.
     #[error("the name {0:?} is taken")]
     NameTaken(String),
+    /// The name looks like an existing account's (the same confusable
+    /// skeleton, [`crate::name_skeleton`]).
+    #[error("the name {0:?} looks like an existing player's name")]
+    NameConfusable(String),
     /// The challenge was accepted or cancelled by someone else first.
     #[error("challenge {0} is no longer open")]
     ChallengeGone(i64),

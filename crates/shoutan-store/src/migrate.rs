@@ -29,6 +29,11 @@ pub const SQLITE: &[Migration] = &[
         name: "replayed games",
         sql: include_str!("../migrations/sqlite/0003_replayed_games.sql"),
     },
+    Migration {
+        version: 5,
+        name: "name skeletons",
+        sql: include_str!("../migrations/sqlite/0005_name_skeletons.sql"),
+    },
 ];
 
 /// PostgreSQL's migrations: the same schema in its dialect, and the tables
@@ -49,6 +54,11 @@ pub const POSTGRES: &[Migration] = &[
         version: 3,
         name: "replayed games",
         sql: include_str!("../migrations/postgres/0003_replayed_games.sql"),
+    },
+    Migration {
+        version: 5,
+        name: "name skeletons",
+        sql: include_str!("../migrations/postgres/0005_name_skeletons.sql"),
     },
     Migration {
         version: 6,

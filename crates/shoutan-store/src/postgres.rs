@@ -16,7 +16,7 @@ use crate::migrate::{MIGRATIONS_TABLE, POSTGRES, now_millis};
 use crate::{
     ArchiveQuery, Challenge, ChallengeId, GameEnd, GameId, GameRow, GameStatus, NewChallenge,
     NewGame, NewUser, PlayerRef, Rating, Session, Store, StoreError, StoredEvent, User, UserId,
-    name_key,
+    name_key, name_skeleton,
 };
 
 #[path = "postgres_cluster.rs"]
@@ -92,6 +92,7 @@ impl PostgresStore {
             .build()
             .map_err(pool_error)?;
         migrate(&pool).await?;
+        fill_name_skeletons(&pool).await?;
         let (appends, rx) = mpsc::unbounded_channel();
         let fence = cluster::FenceCell::default();
         tokio::spawn(run_appender(pool.clone(), rx, Arc::clone(&fence)));
@@ -106,6 +107,33 @@ impl PostgresStore {
     async fn client(&self) -> Result<deadpool_postgres::Object, StoreError> {
         self.pool.get().await.map_err(pool_error)
     }
+}
+
+/// Gives each account made before the skeleton column its skeleton; an
+/// account that looks like an older one keeps none (both keep working).
+async fn fill_name_skeletons(pool: &Pool) -> Result<(), StoreError> {
+    let client = pool.get().await.map_err(pool_error)?;
+    let missing = client
+        .query(
+            "SELECT id, name FROM users WHERE name_skeleton IS NULL ORDER BY id",
+            &[],
+        )
+        .await?;
+    for row in missing {
+        let (id, name): (i64, String) = (row.try_get(0)?, row.try_get(1)?);
+        match client
+            .execute(
+                "UPDATE users SET name_skeleton = $1 WHERE id = $2",
+                &[&name_skeleton(&name), &id],
+            )
+            .await
+        {
+            Err(e) if is_unique_violation(&e) => {}
+            Err(e) => return Err(e.into()),
+            Ok(_) => {}
+        }
+    }
+    Ok(())
 }
 
 async fn migrate(pool: &Pool) -> Result<(), StoreError> {
@@ -370,12 +398,13 @@ impl Store for PostgresStore {
         let client = self.client().await?;
         let inserted = client
             .query_one(
-                "INSERT INTO users (name, name_key, password_hash, declared_rank, rating, \
-                 deviation, volatility, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) \
-                 RETURNING id",
+                "INSERT INTO users (name, name_key, name_skeleton, password_hash, declared_rank, \
+                 rating, deviation, volatility, created_at) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id",
                 &[
                     &user.name,
                     &name_key(&user.name),
+                    &name_skeleton(&user.name),
                     &user.password_hash,
                     &user.declared_rank.to_string(),
                     &user.rating.rating,
@@ -386,7 +415,21 @@ impl Store for PostgresStore {
             )
             .await;
         match inserted {
-            Err(e) if is_unique_violation(&e) => Err(StoreError::NameTaken(user.name)),
+            // Either the name or its look (both, for a case variant).
+            Err(e) if is_unique_violation(&e) => {
+                let taken = client
+                    .query_opt(
+                        "SELECT 1 FROM users WHERE name_key = $1",
+                        &[&name_key(&user.name)],
+                    )
+                    .await?
+                    .is_some();
+                Err(if taken {
+                    StoreError::NameTaken(user.name)
+                } else {
+                    StoreError::NameConfusable(user.name)
+                })
+            }
             Err(e) => Err(e.into()),
             Ok(row) => Ok(User {
                 id: row.try_get(0)?,

@@ -13,7 +13,7 @@ use crate::migrate::{MIGRATIONS_TABLE, SQLITE, now_millis};
 use crate::{
     ArchiveQuery, Challenge, ChallengeId, GameEnd, GameId, GameRow, GameStatus, NewChallenge,
     NewGame, NewUser, PlayerRef, Rating, Session, Store, StoreError, StoredEvent, User, UserId,
-    name_key,
+    name_key, name_skeleton,
 };
 
 #[path = "sqlite_tournament.rs"]
@@ -82,6 +82,7 @@ impl SqliteStore {
             conn.pragma_update(None, "synchronous", "FULL")?;
             conn.pragma_update(None, "foreign_keys", "ON")?;
             migrate(&conn)?;
+            fill_name_skeletons(&conn)?;
             Ok::<_, StoreError>((conn, path))
         })
         .await
@@ -172,6 +173,26 @@ fn migrate(conn: &Connection) -> Result<(), StoreError> {
                 conn.execute_batch("ROLLBACK")?;
                 return Err(e.into());
             }
+        }
+    }
+    Ok(())
+}
+
+/// Gives each account made before the skeleton column its skeleton; an
+/// account that looks like an older one keeps none (both keep working).
+fn fill_name_skeletons(conn: &Connection) -> Result<(), StoreError> {
+    let missing: Vec<(i64, String)> = conn
+        .prepare("SELECT id, name FROM users WHERE name_skeleton IS NULL ORDER BY id")?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<Result<_, _>>()?;
+    for (id, name) in missing {
+        match conn.execute(
+            "UPDATE users SET name_skeleton = ?1 WHERE id = ?2",
+            params![name_skeleton(&name), id],
+        ) {
+            Err(e) if is_constraint(&e) => {}
+            Err(e) => return Err(e.into()),
+            Ok(_) => {}
         }
     }
     Ok(())
@@ -383,12 +404,14 @@ impl Store for SqliteStore {
         self.write(move |conn| {
             let inserted = conn
                 .prepare_cached(
-                    "INSERT INTO users (name, name_key, password_hash, declared_rank, rating, \
-                     deviation, volatility, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                    "INSERT INTO users (name, name_key, name_skeleton, password_hash, \
+                     declared_rank, rating, deviation, volatility, created_at) \
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
                 )?
                 .execute(params![
                     user.name,
                     name_key(&user.name),
+                    name_skeleton(&user.name),
                     user.password_hash,
                     user.declared_rank.to_string(),
                     user.rating.rating,
@@ -397,7 +420,17 @@ impl Store for SqliteStore {
                     user.created_at
                 ]);
             match inserted {
-                Err(e) if is_constraint(&e) => Err(StoreError::NameTaken(user.name)),
+                // Either the name or its look (both, for a case variant).
+                Err(e) if is_constraint(&e) => {
+                    let taken: bool = conn
+                        .prepare_cached("SELECT EXISTS (SELECT 1 FROM users WHERE name_key = ?1)")?
+                        .query_row([name_key(&user.name)], |r| r.get(0))?;
+                    Err(if taken {
+                        StoreError::NameTaken(user.name)
+                    } else {
+                        StoreError::NameConfusable(user.name)
+                    })
+                }
                 Err(e) => Err(e.into()),
                 Ok(_) => Ok(User {
                     id: conn.last_insert_rowid(),

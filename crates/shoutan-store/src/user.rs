@@ -58,3 +58,40 @@ pub struct User {
 pub fn name_key(name: &str) -> String {
     name.to_lowercase()
 }
+
+/// The key no two names may share because they look alike: the confusable
+/// skeleton of Unicode TR39 (§4), lower-cased and taken again, so that
+/// "Shoutan-AI-1", "Ѕhoutan-AI-1" (a Cyrillic Ѕ) and "Shoutan-Al-1" (a
+/// lower-case L) meet. Case variants of one spelling meet in
+/// [`name_key`] instead ("ai" keeps its i here, where "AI" has become "al").
+/// Not for display: it only compares.
+#[must_use]
+pub fn name_skeleton(name: &str) -> String {
+    let once: String = unicode_security::confusable_detection::skeleton(name).collect();
+    unicode_security::confusable_detection::skeleton(&once.to_lowercase()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn look_alike_names_share_a_skeleton() {
+        let computer = name_skeleton("Shoutan-AI-1");
+        // A Cyrillic Ѕ (U+0405) or ѕ (U+0455), an l for the 1, an l for the I.
+        for twin in [
+            "\u{405}houtan-AI-1",
+            "\u{455}houtan-AI-1",
+            "Shoutan-AI-l",
+            "Shoutan-Al-1",
+            "SHOUTAN-AI-1",
+        ] {
+            assert_eq!(name_skeleton(twin), computer, "{twin}");
+        }
+        for other in ["Shoutan-AI-2", "Shoutan-AI", "柯洁", "Shoutan_AI_1"] {
+            assert_ne!(name_skeleton(other), computer, "{other}");
+        }
+        // Full-width letters look like their ASCII forms.
+        assert_eq!(name_skeleton("\u{ff2b}e\u{ff2a}ie"), name_skeleton("KeJie"));
+    }
+}

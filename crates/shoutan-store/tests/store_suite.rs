@@ -189,6 +189,29 @@ async fn accounts(store: &Arc<dyn Store>) {
     assert!(store.search_users("x", 10).await.unwrap().is_empty());
 }
 
+/// A name that looks like an existing one is refused with its own error;
+/// a name merely near one is not.
+async fn confusable_names(store: &Arc<dyn Store>) {
+    user(store, "Shoutan-AI-1").await;
+    for twin in ["\u{405}houtan-AI-1", "Shoutan-Al-1", "Shoutan-AI-l"] {
+        let made = store
+            .create_user(NewUser {
+                name: twin.into(),
+                password_hash: "x".into(),
+                declared_rank: Rank::Kyu(1),
+                rating: NEWCOMER,
+                created_at: 2_000,
+            })
+            .await;
+        assert!(
+            matches!(&made, Err(StoreError::NameConfusable(n)) if n == twin),
+            "{twin}: {made:?}"
+        );
+    }
+    user(store, "Shoutan-AI-2").await;
+    assert!(store.user_by_name("Shoutan-Al-1").await.unwrap().is_none());
+}
+
 async fn sessions(store: &Arc<dyn Store>) {
     let player = user(store, "player").await;
     let token_hash = [7u8; 32];
@@ -484,6 +507,54 @@ async fn reopening_keeps_data_and_migrates_once(backend: &Backend) {
     assert_eq!(reopened.user_by_name("kept").await.unwrap(), Some(someone));
 }
 
+/// Accounts from before the skeleton column get theirs on the next open;
+/// of two older look-alikes, the first keeps the skeleton.
+async fn older_accounts_get_skeletons(backend: &Backend) {
+    user(&backend.store, "kept").await;
+    user(&backend.store, "Lee").await;
+    // As the accounts of a database from before migration 5 were: no
+    // skeleton, and a look-alike pair (a Cyrillic е) that was let in.
+    raw_sql(
+        &backend.database,
+        "UPDATE users SET name_skeleton = NULL; \
+         INSERT INTO users (name, name_key, password_hash, declared_rank, rating, deviation, \
+         volatility, created_at) VALUES ('L\u{435}e', 'l\u{435}e', 'x', '5k', 1500, 350, 0.06, 3000)",
+    )
+    .await;
+    let reopened = open(&backend.database).await.unwrap();
+    assert!(reopened.user_by_name("L\u{435}e").await.unwrap().is_some());
+    for twin in ["k\u{435}pt", "L\u{435}\u{435}"] {
+        let made = reopened
+            .create_user(NewUser {
+                name: twin.into(),
+                password_hash: "x".into(),
+                declared_rank: Rank::Kyu(1),
+                rating: NEWCOMER,
+                created_at: 4_000,
+            })
+            .await;
+        assert!(
+            matches!(made, Err(StoreError::NameConfusable(_))),
+            "{twin}: {made:?}"
+        );
+    }
+}
+
+/// Runs `sql` on the database behind the store's back.
+async fn raw_sql(database: &Database, sql: &str) {
+    match database {
+        Database::Sqlite(path) => {
+            let conn = rusqlite::Connection::open(path).unwrap();
+            conn.execute_batch(sql).unwrap();
+        }
+        Database::Postgres { url, schema } => {
+            shoutan_test_env::postgres_sql(url, schema.as_deref(), sql)
+                .await
+                .unwrap();
+        }
+    }
+}
+
 macro_rules! suite {
     ($($name:ident),* $(,)?) => {
         mod sqlite {
@@ -499,6 +570,12 @@ macro_rules! suite {
             async fn reopening_keeps_data_and_migrates_once() {
                 let backend = super::Backend::sqlite().await;
                 super::reopening_keeps_data_and_migrates_once(&backend).await;
+            }
+
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn older_accounts_get_skeletons() {
+                let backend = super::Backend::sqlite().await;
+                super::older_accounts_get_skeletons(&backend).await;
             }
         }
 
@@ -516,12 +593,19 @@ macro_rules! suite {
                 let Some(backend) = super::Backend::postgres().await else { return };
                 super::reopening_keeps_data_and_migrates_once(&backend).await;
             }
+
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn older_accounts_get_skeletons() {
+                let Some(backend) = super::Backend::postgres().await else { return };
+                super::older_accounts_get_skeletons(&backend).await;
+            }
         }
     };
 }
 
 suite!(
     accounts,
+    confusable_names,
     sessions,
     challenges,
     event_logs,

@@ -97,3 +97,19 @@ fn record_skip(variable: &str) {
         );
     }
 }
+
+/// Runs `sql` on the PostgreSQL server at `url`, in `schema` if one is
+/// given: for a test that changes a database behind a store's back.
+pub async fn postgres_sql(
+    url: &str,
+    schema: Option<&str>,
+    sql: &str,
+) -> Result<(), tokio_postgres::Error> {
+    let (client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls).await?;
+    let task = tokio::spawn(connection);
+    let search_path = schema.map_or_else(String::new, |s| format!("SET search_path = {s}; "));
+    let done = client.batch_execute(&format!("{search_path}{sql}")).await;
+    drop(client);
+    let _ = task.await;
+    done
+}

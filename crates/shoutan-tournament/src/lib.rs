@@ -10,7 +10,7 @@
 //!
 //! The core is a value, [`Tournament`], changed only through commands that
 //! validate first and change nothing on error; files are a thin layer
-//! ([`file`], [`formats`]). Nothing here is specific to weiqi except ranks
+//! ([`mod@file`], [`formats`]). Nothing here is specific to weiqi except ranks
 //! and handicaps: a xiangqi, chess or bridge event runs the same way with
 //! results entered by hand.
 //!

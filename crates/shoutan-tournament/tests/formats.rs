@@ -9,7 +9,8 @@ use common::*;
 use shoutan_tournament::formats::report::{self, Format};
 use shoutan_tournament::formats::{csv, h9, opengotha, trf};
 use shoutan_tournament::{
-    HandicapBasis, HandicapRule, McMahon, Settings, System, Tournament, TournamentError, file,
+    HandicapBasis, HandicapRule, McMahon, NewPlayer, Settings, System, Tournament, TournamentError,
+    file,
 };
 
 const FIELD: [(&str, &str); 6] = [
@@ -173,6 +174,64 @@ fn trf_columns() {
     // Round blocks: opponent at 92–95, colour at 97, result at 99.
     let colour = line.as_bytes()[96] as char;
     assert!(colour == 'w' || colour == 'b', "{line}");
+}
+
+/// Names from outside (an organiser's form, a CSV file) with line breaks
+/// and other control characters: each export keeps one line per record.
+#[test]
+fn injected_line_breaks_stay_on_their_line() {
+    let mut settings = Settings::new(System::Swiss, None);
+    settings.rounds = Some(3);
+    let mut t = Tournament::new("Spring\n012 Forged event", settings).unwrap();
+    for (name, club, country) in [
+        ("Ahn\nSung\r\n001 9999", "Seoul\n; EV[forged]", "KR\n"),
+        ("Berg\u{2028}Anna\u{1b}[2J", "Oslo", "NO\u{85}"),
+        ("Chen Li", "Beijing", "CN"),
+        ("Dupont Marc", "Paris", "FR"),
+    ] {
+        t.add_player(NewPlayer {
+            name: name.into(),
+            rank: Some("2d".parse().unwrap()),
+            club: Some(club.into()),
+            country: Some(country.into()),
+            ..NewPlayer::default()
+        })
+        .unwrap();
+    }
+    t.set_details(
+        Some("Prague\n022 Forged place".into()),
+        Some("2026-05-01\n,2026-05-02".into()),
+        Some("6.5\n".into()),
+        Some("60 min\r\n122 forged".into()),
+    );
+    pair(&mut t);
+    for (format, text) in [("TRF", trf::export(&t)), ("h9", h9::export(&t))] {
+        assert!(
+            !text
+                .trim_end_matches('\n')
+                .chars()
+                .any(|c| c != '\n' && (c.is_control() || c == '\u{2028}')),
+            "{format}: a control character in {text:?}"
+        );
+        let forged = text.lines().filter(|l| {
+            l.starts_with("012 Forged")
+                || l.starts_with("022 Forged")
+                || l.starts_with("122 forged")
+                || l.starts_with("001 9999")
+                || l.starts_with("; EV[forged")
+        });
+        assert_eq!(forged.count(), 0, "{format}: {text}");
+    }
+    // Each player is still one line of each.
+    let trf = trf::export(&t);
+    assert_eq!(trf.lines().filter(|l| l.starts_with("001")).count(), 4);
+    assert!(trf.contains("012 Spring 012 Forged event\n"), "{trf}");
+    let h9 = h9::export(&t);
+    assert_eq!(
+        h9.lines().filter(|l| !l.starts_with(';')).count(),
+        4,
+        "{h9}"
+    );
 }
 
 #[test]

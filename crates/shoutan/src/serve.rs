@@ -4,9 +4,14 @@
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use anyhow::Context;
 use shoutan_server::ServerConfig;
+use shoutan_server::accounts::password::PasswordCost;
+use shoutan_server::accounts::rate_limit::Limit;
+use shoutan_server::net::client::ProxyNet;
+use shoutan_server::net::file_limit::raise_file_limit;
 use shoutan_store::Database;
 
 /// Arguments.
@@ -26,20 +31,70 @@ pub struct Args {
     /// https, directly or through a proxy).
     #[arg(long)]
     secure_cookies: bool,
-    /// An origin besides the server's own whose pages may use the API,
-    /// e.g. `https://play.example.org` behind a proxy (repeatable).
-    #[arg(long = "allowed-origin")]
-    allowed_origins: Vec<String>,
-    /// Trust `X-Forwarded-For` for the client's address (behind a proxy
-    /// that sets it).
-    #[arg(long)]
-    trust_forwarded_for: bool,
+    /// The public origin players' browsers reach the server at, e.g.
+    /// `https://play.example.org` behind a proxy (repeatable; also
+    /// `--allowed-origin`). Only its pages may change anything or open
+    /// WebSockets. Default: the `--addr` forms, with `localhost` for a
+    /// loopback address.
+    #[arg(long = "origin", visible_alias = "allowed-origin", value_parser = origin)]
+    origins: Vec<String>,
+    /// A reverse proxy whose `X-Forwarded-For` is believed: an address or
+    /// a network (`127.0.0.1`, `10.0.0.0/8`; repeatable). The client is
+    /// the rightmost forwarded address that is not a trusted proxy.
+    #[arg(long = "trusted-proxy")]
+    trusted_proxies: Vec<ProxyNet>,
+    /// Connections one client address may hold at once, HTTP and
+    /// WebSocket together (trusted proxies are not capped).
+    #[arg(
+        long,
+        default_value_t = ServerConfig::default().max_connections_per_address,
+        value_parser = positive
+    )]
+    max_connections_per_address: usize,
+    /// Seconds a client has to send a request's headers.
+    #[arg(
+        long,
+        default_value_t = ServerConfig::default().header_timeout.as_secs(),
+        value_parser = clap::value_parser!(u64).range(1..)
+    )]
+    header_timeout: u64,
+    /// For load benchmarks only: the cheapest password hash and no limit
+    /// on registrations and logins per address.
+    #[arg(long, hide = true)]
+    benchmark_accounts: bool,
     /// This instance's id among several serving one PostgreSQL database
     /// (lower-case letters, digits, `_`; default: the host's name and the
     /// port). Instances find each other through the database: its
     /// LISTEN/NOTIFY is their bus. Unused on SQLite.
     #[arg(long)]
     instance_id: Option<String>,
+}
+
+/// A count of at least one.
+fn positive(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(format!("{text:?} is not a positive number")),
+    }
+}
+
+/// An origin as a browser sends it: `http(s)://host[:port]`, nothing more.
+fn origin(text: &str) -> Result<String, String> {
+    let rest = text
+        .strip_prefix("https://")
+        .or_else(|| text.strip_prefix("http://"))
+        .ok_or_else(|| format!("{text:?} is no origin: it starts with https:// or http://"))?;
+    let host = rest.strip_suffix('/').unwrap_or(rest);
+    if host.is_empty()
+        || !host
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':' | '[' | ']'))
+    {
+        return Err(format!(
+            "{text:?} is no origin: a scheme, a host and a port at most (no path)"
+        ));
+    }
+    Ok(text.trim_end_matches('/').to_owned())
 }
 
 /// Runs the server until Ctrl-C or SIGTERM.
@@ -50,6 +105,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .with_writer(std::io::stderr)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
+    match raise_file_limit() {
+        Ok(limit) => tracing::info!(
+            "open files: up to {} (hard limit {})",
+            limit.soft,
+            limit.hard
+        ),
+        Err(e) => tracing::warn!("the open-file limit could not be raised: {e}"),
+    }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -87,18 +150,31 @@ async fn serve(args: Args) -> anyhow::Result<()> {
     let store = shoutan_store::open(&database)
         .await
         .with_context(|| format!("opening {shown}"))?;
-    let config = ServerConfig {
+    let mut config = ServerConfig {
         instance,
         secure_cookies: args.secure_cookies,
-        allowed_origins: args.allowed_origins,
-        trust_forwarded_for: args.trust_forwarded_for,
+        origins: args.origins,
+        trusted_proxies: args.trusted_proxies.into_iter().collect(),
+        max_connections_per_address: args.max_connections_per_address,
+        header_timeout: Duration::from_secs(args.header_timeout),
         ..ServerConfig::default()
     };
+    if args.benchmark_accounts {
+        let unlimited = Limit::new(u32::MAX, Duration::from_millis(1));
+        config.password_cost = PasswordCost::TESTING;
+        config.register_per_address = unlimited;
+        config.login_per_address = unlimited;
+    }
     let app = shoutan_server::start(store, config)
         .await
         .context("restoring the live games")?;
     // The first line of output: scripts (and the crash test) read the port.
     println!("shoutan: listening on http://{addr} ({shown})");
+    let origins = shoutan_server::net::origins::Origins::for_listener(&app.config.origins, addr);
+    tracing::info!(
+        "pages accepted from {} (--origin to name the public one)",
+        origins.list().join(", ")
+    );
     shoutan_server::serve(listener, app, shutdown()).await?;
     Ok(())
 }

@@ -14,7 +14,7 @@ use shoutan_sgf::{normalize, read};
 /// Subcommands.
 #[derive(clap::Subcommand)]
 pub enum Command {
-    /// Rewrite a record as clean UTF-8 FF[4], listing the repairs.
+    /// Rewrite a record as clean UTF-8 `FF[4]`, listing the repairs.
     Normalize(NormalizeArgs),
 }
 

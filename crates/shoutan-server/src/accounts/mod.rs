@@ -1,7 +1,8 @@
 //! Accounts and sessions: password hashing, session cookies, CSRF checks,
-//! and the login rate limit.
+//! the login rate limit and throttle.
 
 pub mod csrf;
+pub mod login_throttle;
 pub mod password;
 pub mod rate_limit;
 pub mod session;

@@ -1,8 +1,21 @@
 //! Passwords are kept as argon2id hashes (PHC strings with their own salt
 //! and parameters), computed off the async threads.
+//!
+//! Each hash costs ~19 MiB and tens of milliseconds of one core, and any
+//! visitor can ask for one (a login, a registration). So hashing has a
+//! budget ([`Hasher`]): a few workers at a time, each reusing one block of
+//! argon2 memory that is kept for the next hash (the allocator is never
+//! asked for 19 MiB per login, so a flood leaves no freed-but-kept heap
+//! behind), and a short queue; beyond it a request is answered at once
+//! with 503 `busy` instead of waiting.
 
-use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
-use argon2::{Algorithm, Argon2, Params, Version};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use argon2::password_hash::{Output, ParamsString, PasswordHash, SaltString};
+use argon2::{Algorithm, Argon2, Block, Params, Version};
+use tokio::sync::{Semaphore, TryAcquireError};
 
 /// The argon2id cost.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,70 +44,296 @@ impl PasswordCost {
         iterations: 1,
     };
 
-    fn hasher(self) -> Result<Argon2<'static>, argon2::Error> {
-        let params = Params::new(self.memory_kib, self.iterations, 1, None)?;
-        Ok(Argon2::new(Algorithm::Argon2id, Version::V0x13, params))
+    fn params(self) -> Result<Params, argon2::Error> {
+        Params::new(self.memory_kib, self.iterations, 1, Some(HASH_LEN))
     }
 }
 
-/// Hashing failed (bad parameters: a configuration error).
-#[derive(Debug, thiserror::Error)]
-#[error("password hashing failed: {0}")]
-pub struct HashError(String);
-
-/// The PHC string of `password` with a fresh random salt.
-pub async fn hash(password: String, cost: PasswordCost) -> Result<String, HashError> {
-    tokio::task::spawn_blocking(move || {
-        let mut salt = [0u8; 16];
-        getrandom::fill(&mut salt).map_err(|e| HashError(e.to_string()))?;
-        let salt = SaltString::encode_b64(&salt).map_err(|e| HashError(e.to_string()))?;
-        let hasher = cost.hasher().map_err(|e| HashError(e.to_string()))?;
-        hasher
-            .hash_password(password.as_bytes(), &salt)
-            .map(|h| h.to_string())
-            .map_err(|e| HashError(e.to_string()))
-    })
-    .await
-    .map_err(|e| HashError(e.to_string()))?
+/// How many hashes run at once and how many may wait.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HashBudget {
+    /// Hashes computed at once, each on a blocking thread with its own
+    /// block of memory.
+    pub workers: usize,
+    /// Requests that may wait for a worker; one more is refused.
+    pub queue: usize,
+    /// The longest a request waits for a worker before it is refused.
+    pub wait: Duration,
 }
 
-/// Whether `password` matches the stored PHC string (with the parameters
-/// stored in it). A malformed stored hash matches nothing.
-pub async fn verify(password: String, phc: String) -> bool {
-    tokio::task::spawn_blocking(move || {
-        PasswordHash::new(&phc).is_ok_and(|parsed| {
-            Argon2::default()
-                .verify_password(password.as_bytes(), &parsed)
-                .is_ok()
+impl Default for HashBudget {
+    /// Half the cores (at least one), so that a login flood leaves the
+    /// other half to the games; 16 waiting per worker, for at most 2 s.
+    fn default() -> HashBudget {
+        let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+        let workers = (cores / 2).max(1);
+        HashBudget {
+            workers,
+            queue: 16 * workers,
+            wait: Duration::from_secs(2),
+        }
+    }
+}
+
+/// Bytes of a hash.
+const HASH_LEN: usize = 32;
+/// Bytes of a salt.
+const SALT_LEN: usize = 16;
+
+/// A password could not be hashed or checked.
+#[derive(Debug, thiserror::Error)]
+pub enum HashError {
+    /// Every worker is busy and the queue is full (or the wait too long):
+    /// try again shortly.
+    #[error("the server is busy checking passwords; try again in a moment")]
+    Busy,
+    /// Bad parameters or no randomness: a configuration or system error.
+    #[error("password hashing failed: {0}")]
+    Failed(String),
+}
+
+fn failed(e: impl std::fmt::Display) -> HashError {
+    HashError::Failed(e.to_string())
+}
+
+/// Hashes and verifies passwords within a [`HashBudget`].
+pub struct Hasher {
+    cost: PasswordCost,
+    budget: HashBudget,
+    workers: Semaphore,
+    waiting: AtomicUsize,
+    /// Memory for argon2, one block per worker at most, kept between
+    /// hashes.
+    memory: Mutex<Vec<Vec<Block>>>,
+}
+
+impl Hasher {
+    /// A hasher that makes hashes of `cost` within `budget`.
+    #[must_use]
+    pub fn new(cost: PasswordCost, budget: HashBudget) -> Hasher {
+        let workers = budget.workers.max(1);
+        Hasher {
+            cost,
+            budget: HashBudget { workers, ..budget },
+            workers: Semaphore::new(workers),
+            waiting: AtomicUsize::new(0),
+            memory: Mutex::new(Vec::with_capacity(workers)),
+        }
+    }
+
+    /// The PHC string of `password` with a fresh random salt.
+    pub async fn hash(&self, password: String) -> Result<String, HashError> {
+        let params = self.cost.params().map_err(failed)?;
+        let mut salt = [0u8; SALT_LEN];
+        getrandom::fill(&mut salt).map_err(failed)?;
+        let hash = self
+            .run(params.clone(), Version::V0x13, salt.to_vec(), password)
+            .await?;
+        let salt = SaltString::encode_b64(&salt).map_err(failed)?;
+        let output = Output::new(&hash).map_err(failed)?;
+        let params = ParamsString::try_from(&params).map_err(failed)?;
+        Ok(PasswordHash {
+            algorithm: Algorithm::Argon2id.ident(),
+            version: Some(Version::V0x13.into()),
+            params,
+            salt: Some(salt.as_salt()),
+            hash: Some(output),
+        }
+        .to_string())
+    }
+
+    /// Whether `password` matches the stored PHC string (with the
+    /// parameters stored in it). A malformed stored hash matches nothing.
+    pub async fn verify(&self, password: String, phc: &str) -> Result<bool, HashError> {
+        let Ok(parsed) = PasswordHash::new(phc) else {
+            return Ok(false);
+        };
+        let (Some(expected), Some(salt)) = (parsed.hash, parsed.salt) else {
+            return Ok(false);
+        };
+        if parsed.algorithm != Algorithm::Argon2id.ident() {
+            return Ok(false);
+        }
+        let version = match parsed.version.map(Version::try_from) {
+            None => Version::V0x13,
+            Some(Ok(v)) => v,
+            Some(Err(_)) => return Ok(false),
+        };
+        let Ok(params) = Params::try_from(&parsed) else {
+            return Ok(false);
+        };
+        let Ok(params) = Params::new(
+            params.m_cost(),
+            params.t_cost(),
+            params.p_cost(),
+            Some(expected.len()),
+        ) else {
+            return Ok(false);
+        };
+        let mut raw_salt = [0u8; 64];
+        let Ok(raw_salt) = salt.decode_b64(&mut raw_salt) else {
+            return Ok(false);
+        };
+        let computed = self
+            .run(params, version, raw_salt.to_vec(), password)
+            .await?;
+        // `Output`'s equality is constant-time.
+        Ok(Output::new(&computed).is_ok_and(|c| c == expected))
+    }
+
+    /// Runs one argon2id hash on a worker, after waiting for one within
+    /// the budget.
+    async fn run(
+        &self,
+        params: Params,
+        version: Version,
+        salt: Vec<u8>,
+        password: String,
+    ) -> Result<Vec<u8>, HashError> {
+        let _permit = match self.workers.try_acquire() {
+            Ok(permit) => permit,
+            Err(TryAcquireError::Closed) => return Err(failed("no workers")),
+            Err(TryAcquireError::NoPermits) => {
+                let ahead = self.waiting.fetch_add(1, Ordering::AcqRel);
+                let permit = if ahead >= self.budget.queue {
+                    Err(HashError::Busy)
+                } else {
+                    tokio::time::timeout(self.budget.wait, self.workers.acquire())
+                        .await
+                        .map_err(|_| HashError::Busy)
+                        .and_then(|p| p.map_err(failed))
+                };
+                self.waiting.fetch_sub(1, Ordering::AcqRel);
+                permit?
+            }
+        };
+        let mut memory = self.take_memory(params.block_count());
+        let (memory, hash) = tokio::task::spawn_blocking(move || {
+            let mut out = vec![0u8; params.output_len().unwrap_or(HASH_LEN)];
+            let hashed = Argon2::new(Algorithm::Argon2id, version, params)
+                .hash_password_into_with_memory(password.as_bytes(), &salt, &mut out, &mut memory)
+                .map(|()| out);
+            (memory, hashed)
         })
-    })
-    .await
-    .unwrap_or(false)
+        .await
+        .map_err(failed)?;
+        self.give_back(memory);
+        hash.map_err(failed)
+    }
+
+    /// A block of at least `blocks` argon2 blocks: a kept one if there is
+    /// one (grown if this hash needs more), else a new one.
+    fn take_memory(&self, blocks: usize) -> Vec<Block> {
+        let kept = self.memory.lock().ok().and_then(|mut m| m.pop());
+        let mut memory = kept.unwrap_or_default();
+        if memory.len() < blocks {
+            memory.resize(blocks, Block::default());
+        }
+        memory
+    }
+
+    /// Keeps `memory` for the next hash, unless it is larger than the
+    /// configured cost needs (a hash stored with an older, dearer cost).
+    fn give_back(&self, memory: Vec<Block>) {
+        let usual = self.cost.params().map_or(0, |p| p.block_count());
+        if memory.len() > usual {
+            return;
+        }
+        if let Ok(mut kept) = self.memory.lock()
+            && kept.len() < self.budget.workers
+        {
+            kept.push(memory);
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[tokio::test]
-    async fn hashes_are_argon2id_salted_and_verify() {
-        let a = hash("秘密 password".into(), PasswordCost::TESTING)
-            .await
-            .unwrap();
-        let b = hash("秘密 password".into(), PasswordCost::TESTING)
-            .await
-            .unwrap();
-        assert!(a.starts_with("$argon2id$v=19$m=8,t=1,p=1$"), "{a}");
-        assert_ne!(a, b, "each hash has its own salt");
-        assert!(verify("秘密 password".into(), a.clone()).await);
-        assert!(!verify("秘密 passwore".into(), a).await);
-        assert!(!verify("x".into(), "not a hash".into()).await);
+    fn hasher(cost: PasswordCost) -> Hasher {
+        Hasher::new(cost, HashBudget::default())
     }
 
     #[tokio::test]
-    async fn the_default_cost_is_owasps() {
-        let h = hash("pw".into(), PasswordCost::default()).await.unwrap();
-        assert!(h.starts_with("$argon2id$v=19$m=19456,t=2,p=1$"), "{h}");
-        assert!(verify("pw".into(), h).await);
+    async fn hashes_are_argon2id_salted_and_verify() {
+        let h = hasher(PasswordCost::TESTING);
+        let a = h.hash("秘密 password".into()).await.unwrap();
+        let b = h.hash("秘密 password".into()).await.unwrap();
+        assert!(a.starts_with("$argon2id$v=19$m=8,t=1,p=1$"), "{a}");
+        assert_ne!(a, b, "each hash has its own salt");
+        assert!(h.verify("秘密 password".into(), &a).await.unwrap());
+        assert!(!h.verify("秘密 passwore".into(), &a).await.unwrap());
+        assert!(!h.verify("x".into(), "not a hash").await.unwrap());
+    }
+
+    #[tokio::test]
+    async fn the_default_cost_is_owasps_and_agrees_with_the_crate() {
+        use argon2::password_hash::{PasswordHasher, PasswordVerifier};
+        let h = hasher(PasswordCost::default());
+        let ours = h.hash("pw".into()).await.unwrap();
+        assert!(
+            ours.starts_with("$argon2id$v=19$m=19456,t=2,p=1$"),
+            "{ours}"
+        );
+        // The argon2 crate's own verifier accepts our hashes, and we accept
+        // its (with other parameters: they are read from the string).
+        let parsed = PasswordHash::new(&ours).unwrap();
+        assert!(Argon2::default().verify_password(b"pw", &parsed).is_ok());
+        let salt = SaltString::encode_b64(b"0123456789abcdef").unwrap();
+        let params = Params::new(4096, 3, 1, None).unwrap();
+        let theirs = Argon2::new(Algorithm::Argon2id, Version::V0x13, params)
+            .hash_password(b"other", &salt)
+            .unwrap()
+            .to_string();
+        assert!(h.verify("other".into(), &theirs).await.unwrap());
+        assert!(!h.verify("pw".into(), &theirs).await.unwrap());
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn beyond_the_workers_and_the_queue_requests_are_refused_at_once() {
+        let cost = PasswordCost {
+            memory_kib: 32 * 1024,
+            iterations: 4,
+        };
+        let budget = HashBudget {
+            workers: 1,
+            queue: 2,
+            wait: Duration::from_secs(30),
+        };
+        let h = std::sync::Arc::new(Hasher::new(cost, budget));
+        let phc = h.hash("pw".into()).await.unwrap();
+        let started = std::time::Instant::now();
+        let tries: Vec<_> = (0..10)
+            .map(|_| {
+                let (h, phc) = (std::sync::Arc::clone(&h), phc.clone());
+                tokio::spawn(async move {
+                    let outcome = h.verify("wrong".into(), &phc).await;
+                    (outcome, started.elapsed())
+                })
+            })
+            .collect();
+        let mut checked = 0;
+        let mut busy = Vec::new();
+        for t in tries {
+            match t.await.unwrap() {
+                (Ok(matched), _) => {
+                    assert!(!matched);
+                    checked += 1;
+                }
+                (Err(HashError::Busy), after) => busy.push(after),
+                (Err(e), _) => panic!("{e}"),
+            }
+        }
+        // One running and two waiting are served; seven are refused.
+        assert_eq!((checked, busy.len()), (3, 7));
+        // The refused were told at once, not after the hashes before them.
+        let one_hash = started.elapsed() / 3;
+        assert!(
+            busy.iter().all(|&t| t < one_hash),
+            "{busy:?} vs {one_hash:?}"
+        );
+        // One worker: one block of memory kept.
+        assert_eq!(h.memory.lock().unwrap().len(), 1);
     }
 }

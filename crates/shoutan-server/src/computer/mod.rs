@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use shoutan_engine::Level;
 use shoutan_rules::{Color, Rank};
-use shoutan_store::{NewUser, Store, StoreError, User, UserId, name_key};
+use shoutan_store::{NewUser, Store, StoreError, User, UserId, name_key, name_skeleton};
 use tokio::sync::Semaphore;
 
 use crate::live::handle::GameHandle;
@@ -50,6 +50,7 @@ const DECLARED: [Rank; 10] = [
 #[must_use]
 pub fn is_reserved(name: &str) -> bool {
     name_key(name).starts_with(&name_key(NAME_PREFIX))
+        || name_skeleton(name).starts_with(&name_skeleton(NAME_PREFIX))
 }
 
 /// The computer players and the pool their searches share.
@@ -81,7 +82,7 @@ impl Computer {
                 {
                     Ok(user) => user,
                     // Another server instance on the same database was first.
-                    Err(StoreError::NameTaken(_)) => store
+                    Err(StoreError::NameTaken(_) | StoreError::NameConfusable(_)) => store
                         .user_by_name(&name)
                         .await?
                         .ok_or_else(|| StoreError::Corrupt(format!("{name} vanished")))?,
@@ -144,5 +145,8 @@ mod tests {
         assert!(is_reserved("shoutan-ai-x"));
         assert!(!is_reserved("Shoutan"));
         assert!(!is_reserved("AI-Shoutan"));
+        // Look-alikes of the prefix: a Cyrillic Ѕ, a lower-case L for the I.
+        assert!(is_reserved("\u{405}houtan-AI-11"));
+        assert!(is_reserved("Shoutan-Al-x"));
     }
 }

@@ -120,7 +120,7 @@ fn bad(code: &'static str, message: impl Into<String>) -> ApiError {
 impl EventRequest {
     /// Checks the request; the seed is drawn here when not given.
     pub fn check(&self) -> Result<EventConfig, ApiError> {
-        let name = self.name.trim().to_owned();
+        let name = crate::text::clean_line(&self.name)?;
         if name.is_empty() || name.chars().count() > MAX_NAME {
             return Err(bad(
                 "bad_name",
@@ -191,8 +191,16 @@ impl EventRequest {
             registration_closes: self.registration_closes,
             late_arrival_ms,
             round_times: self.round_times.clone(),
-            place: self.place.clone(),
-            dates: self.dates.clone(),
+            place: self
+                .place
+                .as_deref()
+                .map(crate::text::clean_line)
+                .transpose()?,
+            dates: self
+                .dates
+                .as_deref()
+                .map(crate::text::clean_line)
+                .transpose()?,
         })
     }
 }

@@ -106,7 +106,7 @@ impl Events {
         }
     }
 
-    /// Every [`WATCH_EVERY`], for as long as the server runs: starts the
+    /// Every `WATCH_EVERY`, for as long as the server runs: starts the
     /// rounds whose time has come. (Players who do not appear lose by
     /// their game's own clock: see [`crate::live::event::GameEvent::Schedule`].)
     pub async fn watch(self: Arc<Self>) {

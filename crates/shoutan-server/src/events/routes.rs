@@ -24,6 +24,7 @@ use crate::AppState;
 use crate::accounts::session::{LoggedIn, Visitor};
 use crate::error::ApiError;
 use crate::routes::extract::Body;
+use crate::text::clean_line;
 use crate::time;
 
 /// The routes of the events API.
@@ -282,13 +283,16 @@ async fn add_player(
         .clone()
         .or_else(|| account.as_ref().map(|a| a.name.clone()))
         .ok_or_else(|| ApiError::bad_request("bad_name", "give a name or an account"))?;
+    let name = clean_line(&name)?;
+    let club = body.club.as_deref().map(clean_line).transpose()?;
+    let country = body.country.as_deref().map(clean_line).transpose()?;
     let rank = body.rank.or(account.as_ref().map(|a| a.declared_rank));
     let view = run(&app, &user, &p, |_| {
         Ok(Action::AddPlayer {
             name,
             rank,
-            club: body.club.clone(),
-            country: body.country.clone(),
+            club,
+            country,
             account: account.as_ref().map(person),
         })
     })
@@ -340,13 +344,8 @@ async fn add_team(
     Body(body): Body<TeamBody>,
 ) -> Result<Response, ApiError> {
     let members = players(&body.members)?;
-    let view = run(&app, &user, &p, |_| {
-        Ok(Action::AddTeam {
-            name: body.name.trim().to_owned(),
-            members,
-        })
-    })
-    .await?;
+    let name = clean_line(&body.name)?;
+    let view = run(&app, &user, &p, |_| Ok(Action::AddTeam { name, members })).await?;
     Ok((StatusCode::CREATED, view).into_response())
 }
 

@@ -700,7 +700,8 @@ impl Actor {
         at: Instant,
         id: Option<u64>,
     ) -> Result<GameEvent, ErrorFrame> {
-        let text = text.trim();
+        let text = &crate::text::clean_chat(text)
+            .map_err(|e| ErrorFrame::new(id, e.code(), e.to_string()))?;
         let length = text.chars().count();
         if length == 0 || length > MAX_CHAT {
             return Err(ErrorFrame::new(

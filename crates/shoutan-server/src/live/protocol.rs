@@ -185,6 +185,28 @@ impl ErrorFrame {
     }
 }
 
+/// The largest command id: 2^53 − 1, the largest integer a JavaScript
+/// number holds exactly. A larger one would leave no room for the next
+/// command's id (ids only grow), and a browser could not hold it.
+pub const MAX_ID: u64 = (1 << 53) - 1;
+
+/// The id of a message that is refused before it is read (too large): its
+/// `"id"` member if the text is a JSON object with a valid one.
+#[must_use]
+pub fn id_of(text: &str) -> Option<u64> {
+    #[derive(Deserialize)]
+    struct WithId {
+        id: Option<u64>,
+    }
+    if !text.trim_start().starts_with('{') {
+        return None;
+    }
+    serde_json::from_str::<WithId>(text)
+        .ok()
+        .and_then(|m| m.id)
+        .filter(|id| (1..=MAX_ID).contains(id))
+}
+
 /// Reads a client's text frame.
 pub fn parse(text: &str) -> Result<Envelope, ErrorFrame> {
     let value: serde_json::Value = serde_json::from_str(text)
@@ -199,12 +221,12 @@ pub fn parse(text: &str) -> Result<Envelope, ErrorFrame> {
     let id = match object.remove("id") {
         None | Some(serde_json::Value::Null) => None,
         Some(v) => match v.as_u64() {
-            Some(n) if n > 0 => Some(n),
+            Some(n) if (1..=MAX_ID).contains(&n) => Some(n),
             _ => {
                 return Err(ErrorFrame::new(
                     None,
                     "bad_id",
-                    format!("an id is a positive integer, not {v}"),
+                    format!("an id is an integer from 1 to {MAX_ID} (2^53 − 1), not {v}"),
                 ));
             }
         },
@@ -290,10 +312,35 @@ mod tests {
         assert_eq!(code(r#"{"type":"pass","id":-1}"#), "bad_id");
         assert_eq!(code(r#"{"type":"pass","id":0}"#), "bad_id");
         assert_eq!(code(r#"{"type":"pass","id":"x"}"#), "bad_id");
+        assert_eq!(code(r#"{"type":"pass","id":1.5}"#), "bad_id");
+        for id in [u64::MAX, MAX_ID + 1] {
+            let text = format!(r#"{{"type":"pass","id":{id}}}"#);
+            assert_eq!(parse(&text).unwrap_err().code, "bad_id");
+        }
+        assert_eq!(
+            parse(&format!(r#"{{"type":"pass","id":{MAX_ID}}}"#))
+                .unwrap()
+                .id,
+            Some(MAX_ID)
+        );
         assert_eq!(
             code(r#"{"type":"pass","id":2,"version":"new"}"#),
             "malformed"
         );
+    }
+
+    #[test]
+    fn the_id_of_an_unread_message() {
+        let long = "x".repeat(10_000);
+        assert_eq!(
+            id_of(&format!(r#"{{"type":"chat","id":51,"text":"{long}"}}"#)),
+            Some(51)
+        );
+        assert_eq!(id_of(r#"{"type":"chat","text":"hi"}"#), None);
+        assert_eq!(id_of(r#"{"id":0}"#), None);
+        assert_eq!(id_of(&format!(r#"{{"id":{}}}"#, u64::MAX)), None);
+        assert_eq!(id_of("not json"), None);
+        assert_eq!(id_of("[51]"), None);
     }
 
     #[test]

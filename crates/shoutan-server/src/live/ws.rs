@@ -6,9 +6,8 @@
 
 use std::time::Duration;
 
-use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade, close_code};
 use axum::extract::{Path, Query, State};
-use axum::http::HeaderMap;
 use axum::response::Response;
 use futures_util::SinkExt;
 use serde::Deserialize;
@@ -17,9 +16,8 @@ use tokio::sync::broadcast;
 use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 
 use super::handle::{GameHandle, Outgoing, Participant};
-use super::protocol::{ClientMessage, ErrorFrame, parse};
+use super::protocol::{ClientMessage, ErrorFrame, id_of, parse};
 use crate::AppState;
-use crate::accounts::csrf::origin_allowed;
 use crate::accounts::session::Visitor;
 use crate::error::ApiError;
 
@@ -27,7 +25,13 @@ use crate::error::ApiError;
 const PING_EVERY: Duration = Duration::from_secs(5);
 /// Frames larger than this close the connection (1009); frames between
 /// `max_message` and this get a `too_large` error frame.
-const HARD_LIMIT: usize = 64 * 1024;
+pub(crate) const HARD_LIMIT: usize = 64 * 1024;
+
+/// How long a connection closed for a bad frame stays open after its close
+/// frame, so that the client reads the close code before the socket goes
+/// (the rest of an oversized frame is never read, and closing over unread
+/// data resets the connection).
+const LINGER: Duration = Duration::from_secs(1);
 
 /// Bytes read from the socket at a time. Frames are small; the library's
 /// default (128 KiB, zero-filled on every read) costs more than the game.
@@ -46,10 +50,8 @@ pub async fn game_ws(
     Path(id): Path<i64>,
     Query(query): Query<JoinQuery>,
     Visitor(user): Visitor,
-    headers: HeaderMap,
     ws: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
-    origin_allowed(&headers, &app.config.allowed_origins)?;
     let handle = app
         .games
         .get(id)
@@ -129,7 +131,11 @@ impl Connection {
             let step = tokio::select! {
                 incoming = self.socket.recv() => match incoming {
                     Some(Ok(message)) => self.on_message(message).await,
-                    Some(Err(_)) | None => Err(Closed),
+                    Some(Err(e)) => {
+                        close_after(&mut self.socket, e).await;
+                        Err(Closed)
+                    }
+                    None => Err(Closed),
                 },
                 out = self.events.recv() => self.forward(out).await,
                 _ = ping.tick() => {
@@ -174,7 +180,7 @@ impl Connection {
         match message {
             Message::Text(text) if text.len() > self.max_message => {
                 let frame = ErrorFrame::new(
-                    None,
+                    id_of(text.as_str()),
                     "too_large",
                     format!(
                         "a message is at most {} bytes; this one has {}",
@@ -278,5 +284,34 @@ impl Connection {
                 self.send_text(frame).await
             }
         }
+    }
+}
+
+/// Ends a connection whose frame could not be read, with the close code
+/// RFC 6455 gives the reason: 1009 for a frame over [`HARD_LIMIT`], 1007
+/// for a text frame that is not UTF-8, 1002 for a broken frame. A
+/// connection already gone gets nothing.
+pub(crate) async fn close_after(socket: &mut WebSocket, error: axum::Error) {
+    let (code, reason) = match error
+        .into_inner()
+        .downcast::<tungstenite::Error>()
+        .map(|e| *e)
+    {
+        Ok(tungstenite::Error::Capacity(_)) => (
+            close_code::SIZE,
+            format!("a frame is at most {HARD_LIMIT} bytes"),
+        ),
+        Ok(tungstenite::Error::Utf8(_)) => {
+            (close_code::INVALID, "a text frame must be UTF-8".to_owned())
+        }
+        Ok(tungstenite::Error::Protocol(e)) => (close_code::PROTOCOL, e.to_string()),
+        _ => return,
+    };
+    let close = Message::Close(Some(CloseFrame {
+        code,
+        reason: reason.into(),
+    }));
+    if socket.send(close).await.is_ok() {
+        tokio::time::sleep(LINGER).await;
     }
 }

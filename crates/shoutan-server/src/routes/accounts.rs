@@ -1,20 +1,22 @@
 //! Registration, login, logout, and "who am I".
 
-use std::net::SocketAddr;
+use std::time::Instant;
 
 use axum::Json;
-use axum::extract::{ConnectInfo, State};
+use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 use shoutan_rules::Rank;
 use shoutan_store::{NewUser, Session, User, name_key};
+use unicode_normalization::UnicodeNormalization;
 
 use super::extract::Body;
 use crate::AppState;
-use crate::accounts::password;
 use crate::accounts::session::{self, LoggedIn};
 use crate::error::ApiError;
+use crate::net::client::ClientAddress;
+use crate::net::connections::AddressKey;
 use crate::rating::{RatingView, newcomer};
 use crate::time;
 
@@ -65,45 +67,13 @@ pub struct Login {
     password: String,
 }
 
-/// The client's address for rate limits: the peer, or the first address of
-/// `X-Forwarded-For` behind a trusted proxy.
-fn client_address(app: &AppState, peer: SocketAddr, headers: &HeaderMap) -> String {
-    if app.config.trust_forwarded_for
-        && let Some(forwarded) = headers
-            .get("x-forwarded-for")
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.split(',').next())
-    {
-        return forwarded.trim().to_owned();
-    }
-    peer.ip().to_string()
-}
-
-fn limited(limiter: &crate::accounts::rate_limit::RateLimiter, key: &str) -> Result<(), ApiError> {
+fn limited(
+    limiter: &crate::accounts::rate_limit::RateLimiter,
+    address: AddressKey,
+) -> Result<(), ApiError> {
     limiter
-        .attempt(key, std::time::Instant::now())
+        .attempt(&address.to_string(), Instant::now())
         .map_err(|wait| ApiError::rate_limited(wait.as_secs() + 1))
-}
-
-/// A name: 2 to 24 letters (any script), digits, `_`, `-` or `.`.
-fn check_name(name: &str) -> Result<(), ApiError> {
-    let length = name.chars().count();
-    if !(2..=24).contains(&length) {
-        return Err(ApiError::bad_request(
-            "bad_name",
-            "a name has 2 to 24 characters",
-        ));
-    }
-    if !name
-        .chars()
-        .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.'))
-    {
-        return Err(ApiError::bad_request(
-            "bad_name",
-            "a name has letters, digits, '_', '-' and '.' only",
-        ));
-    }
-    Ok(())
 }
 
 /// A declared rank: 30k–1k, amateur 1d–7d (the 2002 rules), pro 1p–9p.
@@ -148,16 +118,12 @@ async fn open_session(
 /// Creates an account and logs it in.
 pub async fn register(
     State(app): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    headers: HeaderMap,
+    ClientAddress(address): ClientAddress,
     Body(body): Body<Register>,
 ) -> Result<Response, ApiError> {
-    limited(
-        &app.register_per_address,
-        &client_address(&app, peer, &headers),
-    )?;
-    check_name(&body.name)?;
-    if crate::computer::is_reserved(&body.name) {
+    limited(&app.register_per_address, AddressKey::of(address))?;
+    let name = crate::text::clean_name(&body.name)?;
+    if crate::computer::is_reserved(&name) {
         return Err(ApiError::bad_request(
             "reserved_name",
             format!(
@@ -174,19 +140,17 @@ pub async fn register(
         ));
     }
     let rank = check_rank(&body.rank)?;
-    if app.store.user_by_name(&body.name).await?.is_some() {
+    if app.store.user_by_name(&name).await?.is_some() {
         return Err(ApiError::conflict(
             "name_taken",
-            format!("the name {:?} is taken", body.name),
+            format!("the name {name:?} is taken"),
         ));
     }
-    let password_hash = password::hash(body.password, app.config.password_cost)
-        .await
-        .map_err(ApiError::internal)?;
+    let password_hash = app.hasher.hash(body.password).await?;
     let user = app
         .store
         .create_user(NewUser {
-            name: body.name,
+            name,
             password_hash,
             declared_rank: rank,
             rating: newcomer(rank),
@@ -199,30 +163,42 @@ pub async fn register(
 /// Logs in.
 pub async fn login(
     State(app): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    headers: HeaderMap,
+    ClientAddress(address): ClientAddress,
     Body(body): Body<Login>,
 ) -> Result<Response, ApiError> {
-    limited(
-        &app.login_per_address,
-        &client_address(&app, peer, &headers),
-    )?;
-    limited(&app.login_per_account, &name_key(&body.name))?;
-    let user = app.store.user_by_name(&body.name).await?;
+    let address = AddressKey::of(address);
+    limited(&app.login_per_address, address)?;
+    let name: String = body.name.trim().nfc().collect();
+    if name.chars().count() > crate::text::MAX_NAME {
+        // No account has such a name; nor is it kept as a throttle's key.
+        return Err(bad_credentials());
+    }
+    let account = name_key(&name);
+    app.login_throttle
+        .attempt(&account, address, Instant::now())
+        .map_err(|wait| ApiError::rate_limited(wait.as_secs() + 1))?;
+    let user = app.store.user_by_name(&name).await?;
     // An unknown name is checked against a decoy hash of the same cost, so
     // that it takes as long as a wrong password.
     let phc = user
         .as_ref()
-        .map_or_else(|| app.decoy_hash.clone(), |u| u.password_hash.clone());
-    let matches = password::verify(body.password, phc).await;
+        .map_or(app.decoy_hash.as_str(), |u| u.password_hash.as_str());
+    let matches = app.hasher.verify(body.password, phc).await?;
     match user {
-        Some(user) if matches => open_session(&app, &user, StatusCode::OK).await,
-        _ => Err(ApiError::new(
-            StatusCode::UNAUTHORIZED,
-            "bad_credentials",
-            "wrong name or password",
-        )),
+        Some(user) if matches => {
+            app.login_throttle.succeeded(&account, address);
+            open_session(&app, &user, StatusCode::OK).await
+        }
+        _ => Err(bad_credentials()),
     }
+}
+
+fn bad_credentials() -> ApiError {
+    ApiError::new(
+        StatusCode::UNAUTHORIZED,
+        "bad_credentials",
+        "wrong name or password",
+    )
 }
 
 /// Logs out: the session ends on the server and the cookie is cleared.
@@ -246,13 +222,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn names_and_ranks_are_checked() {
-        for good in ["ke_jie", "柯洁", "Lee.Sedol-9", "ab"] {
-            assert!(check_name(good).is_ok(), "{good}");
-        }
-        for bad in ["a", "has space", "<script>", "x/y", &"n".repeat(25)] {
-            assert_eq!(check_name(bad).unwrap_err().code, "bad_name", "{bad}");
-        }
+    fn ranks_are_checked() {
         assert_eq!(check_rank("5k").unwrap(), Rank::Kyu(5));
         assert_eq!(check_rank("7d").unwrap(), Rank::Dan(7));
         assert_eq!(check_rank("9p").unwrap(), Rank::Pro(9));

@@ -27,6 +27,26 @@ pub async fn list(
     Ok(Json(visible_challenges(&app, user.map(|u| u.id)).await?))
 }
 
+/// Refuses when one of `players` has the most live games a player may have
+/// already. Before a start, call it holding [`crate::App::game_starts`],
+/// so that games started at the same moment are counted.
+pub(crate) fn check_live_games(app: &AppState, players: &[&User]) -> Result<(), ApiError> {
+    let max = app.config.max_live_games;
+    for player in players {
+        let playing = app.lobby.games_of(player.id).len();
+        if playing >= max {
+            return Err(ApiError::conflict(
+                "too_many_games",
+                format!(
+                    "{} has {playing} live games, the most a player may have at once ({max})",
+                    player.name
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// A user's seat in a game starting now.
 pub(crate) fn seat(user: &User) -> Seat {
     Seat {
@@ -43,6 +63,7 @@ pub async fn create(
     Body(request): Body<ChallengeRequest>,
 ) -> Result<Response, ApiError> {
     let settings = request.check()?;
+    check_live_games(&app, &[&user])?;
     let opponent = match &request.opponent {
         None => None,
         Some(name) => {
@@ -134,7 +155,10 @@ pub async fn accept(
         seat(&user),
         &mut fastrand::Rng::new(),
     )?;
+    let starting = app.game_starts.lock().await;
+    check_live_games(&app, &[&challenger, &user])?;
     let game = begin(&app, id, settings, Some(&view)).await?;
+    drop(starting);
     Ok((StatusCode::CREATED, Json(game)).into_response())
 }
 

@@ -9,7 +9,7 @@ use shoutan_engine::Level;
 use shoutan_store::NewChallenge;
 
 use super::accounts::PlayerView;
-use super::challenges::{begin, seat};
+use super::challenges::{begin, check_live_games, seat};
 use super::extract::Body;
 use crate::AppState;
 use crate::accounts::session::LoggedIn;
@@ -114,6 +114,8 @@ pub async fn create(
         ));
     }
     let computer = app.store.user(computer.id).await?.unwrap_or(computer);
+    let starting = app.game_starts.lock().await;
+    check_live_games(&app, &[&user])?;
     let stored = StoredChallenge {
         settings,
         challenger_rank: rank_of(user.rating.rating),
@@ -141,5 +143,6 @@ pub async fn create(
         }
     };
     let view = begin(&app, challenge.id, game, None).await?;
+    drop(starting);
     Ok((StatusCode::CREATED, Json(view)).into_response())
 }

@@ -3,7 +3,7 @@
 
 use axum::Json;
 use axum::extract::State;
-use axum::http::header;
+use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 use shoutan_rules::Ruleset;
@@ -20,8 +20,17 @@ use crate::lobby::LiveGameView;
 use crate::time;
 
 /// `GET /api/health`.
-pub async fn health() -> Json<serde_json::Value> {
-    Json(serde_json::json!({"ok": true, "version": env!("CARGO_PKG_VERSION")}))
+pub async fn health(State(app): State<AppState>) -> Result<Json<serde_json::Value>, ApiError> {
+    match app.storage.check(&*app.store).await {
+        Ok(()) => Ok(Json(
+            serde_json::json!({"ok": true, "version": env!("CARGO_PKG_VERSION")}),
+        )),
+        Err(what) => Err(ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "storage_failed",
+            format!("the store does not take writes: {what}"),
+        )),
+    }
 }
 
 /// A ruleset preset.

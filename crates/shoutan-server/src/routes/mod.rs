@@ -9,6 +9,8 @@ mod games;
 mod players;
 mod static_files;
 
+use std::sync::Arc;
+
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::http::{Method, Uri};
@@ -18,6 +20,8 @@ use axum::routing::{MethodRouter, delete, get, post};
 use crate::AppState;
 use crate::accounts::csrf;
 use crate::error::ApiError;
+use crate::net::headers::SecurityHeaders;
+use crate::net::origins::Origins;
 
 /// The largest request body accepted (larger: 413).
 const MAX_BODY: usize = 64 * 1024;
@@ -83,20 +87,25 @@ pub fn routes() -> Vec<Route> {
 }
 
 /// The whole application: the API, and the web client for every other
-/// path.
-pub fn router(app: AppState) -> Router {
+/// path; the CSRF check against the public `origins` on the API, the
+/// security `headers` on every answer.
+pub fn router(app: AppState, origins: Arc<Origins>, headers: Arc<SecurityHeaders>) -> Router {
     let mut api = Router::new();
     for (route, handler) in table() {
         api = api.route(route.path, handler);
     }
     let api = api.merge(crate::events::routes::router());
     let api = api
-        .layer(axum::middleware::from_fn_with_state(
-            app.clone(),
-            csrf::guard,
-        ))
+        .layer(axum::middleware::from_fn_with_state(origins, csrf::guard))
         .layer(DefaultBodyLimit::max(MAX_BODY));
-    Router::new().merge(api).fallback(fallback).with_state(app)
+    Router::new()
+        .merge(api)
+        .fallback(fallback)
+        .layer(axum::middleware::from_fn_with_state(
+            headers,
+            crate::net::headers::add,
+        ))
+        .with_state(app)
 }
 
 async fn fallback(uri: Uri) -> Response {

@@ -5,6 +5,8 @@ use std::time::Duration;
 
 use serde_json::json;
 use shoutan_server::ServerConfig;
+use shoutan_server::accounts::login_throttle::Backoff;
+use shoutan_server::accounts::password::{HashBudget, PasswordCost};
 use shoutan_server::accounts::rate_limit::Limit;
 
 use crate::common::{Backend, Client, TestServer, config};
@@ -118,47 +120,226 @@ async fn accounts_and_sessions(backend: Backend) {
     );
 }
 
-async fn login_is_rate_limited(backend: Backend) {
-    let limits = ServerConfig {
-        login_per_account: Limit::new(3, Duration::from_secs(60)),
-        login_per_address: Limit::new(5, Duration::from_secs(60)),
+/// Wrong passwords slow down the address that sends them, for that
+/// account: the owner, elsewhere, logs in at once however long the
+/// guessing goes on; other accounts from the guesser's address are only
+/// limited by the per-address rate.
+async fn guessing_never_locks_the_owner_out(backend: Backend) {
+    let throttled = ServerConfig {
+        login_backoff: Backoff {
+            free: 3,
+            first: Duration::from_secs(60),
+            ..Backoff::default()
+        },
+        login_per_address: Limit::new(7, Duration::from_secs(60)),
         ..config()
     };
-    let Some(server) = TestServer::new(backend, limits).await else {
+    let Some(server) = TestServer::new(backend, throttled).await else {
         return;
     };
     server.player("target", "1d").await;
-    let anon = Client::anonymous(&server);
-    let attempt = |name: &'static str| {
-        let anon = anon.clone();
-        async move {
-            anon.post(
-                "/api/session",
-                json!({"name": name, "password": "guessing"}),
-            )
-            .await
-        }
-    };
-    // Per account: three tries, then 429 with Retry-After.
-    for _ in 0..3 {
-        assert_eq!(attempt("target").await.status, 401);
+    server.player("bystander", "1d").await;
+    let guesser = Client::from_address(&server, "127.0.0.2");
+    // Three free guesses, a fourth (the first beyond), then a wait.
+    for _ in 0..4 {
+        let wrong = guesser.login("target", "guessing").await.unwrap_err();
+        assert_eq!(wrong.json["error"], "bad_credentials", "{}", wrong.body);
     }
-    let limited = attempt("target").await;
+    let held = guesser.login("target", "guessing").await.unwrap_err();
     assert_eq!(
-        (limited.status, limited.json["error"].as_str()),
+        (held.status, held.json["error"].as_str()),
         (429, Some("rate_limited"))
     );
-    assert!(
-        limited.headers["retry-after"]
-            .to_str()
-            .unwrap()
-            .parse::<u64>()
-            .unwrap()
-            >= 1
+    let retry: u64 = held.headers["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((50..=61).contains(&retry), "{retry}");
+    // The right password from the guesser's address waits too: the
+    // address cannot tell a lucky guess from the owner.
+    let right = guesser.login("target", "correct horse").await.unwrap_err();
+    assert_eq!(right.status, 429);
+    // The owner, from another address, is never refused.
+    let owner = Client::from_address(&server, "127.0.0.3");
+    for _ in 0..3 {
+        let me = owner.login("target", "correct horse").await.unwrap();
+        assert_eq!(me.get("/api/session").await.json["name"], "target");
+    }
+    // The guesser may still try another account (once: the per-address
+    // limit of seven attempts is spent after that).
+    assert_eq!(
+        guesser
+            .login("bystander", "guessing")
+            .await
+            .unwrap_err()
+            .status,
+        401
     );
-    // Per address: other names from the same address run out too.
-    assert_eq!(attempt("other").await.status, 401);
-    assert_eq!(attempt("other").await.status, 429);
+    let sprayed = guesser.login("bystander", "guessing").await.unwrap_err();
+    assert_eq!(sprayed.status, 429);
 }
 
-crate::for_both_backends!(accounts_and_sessions, login_is_rate_limited);
+/// Behind a trusted proxy the client is the rightmost forwarded address
+/// that is not a proxy: a forged first entry changes nothing.
+async fn forwarded_for_is_read_right_to_left(backend: Backend) {
+    let behind_proxy = ServerConfig {
+        trusted_proxies: ["127.0.0.1".parse().unwrap()].into_iter().collect(),
+        register_per_address: Limit::new(1, Duration::from_secs(3600)),
+        ..config()
+    };
+    let Some(server) = TestServer::new(backend, behind_proxy).await else {
+        return;
+    };
+    let proxy = Client::anonymous(&server);
+    let register = |name: &'static str, forwarded: &'static str| {
+        let proxy = proxy.clone();
+        async move {
+            proxy
+                .send(
+                    proxy
+                        .raw(reqwest::Method::POST, "/api/accounts")
+                        .header("x-forwarded-for", forwarded)
+                        .json(&json!({"name": name, "password": "correct horse", "rank": "1k"})),
+                )
+                .await
+                .status
+        }
+    };
+    assert_eq!(register("first", "1.1.1.1, 203.0.113.7").await, 201);
+    // The same client, another forged entry: still the same client.
+    assert_eq!(register("second", "2.2.2.2, 203.0.113.7").await, 429);
+    assert_eq!(register("second", "203.0.113.7").await, 429);
+    // Another client behind the same proxy has its own limit.
+    assert_eq!(register("second", "1.1.1.1, 203.0.113.8").await, 201);
+    // A client not behind a trusted proxy cannot forward at all: its own
+    // address counts, whatever it writes.
+    let direct = Client::from_address(&server, "127.0.0.2");
+    let made = direct
+        .send(
+            direct
+                .raw(reqwest::Method::POST, "/api/accounts")
+                .header("x-forwarded-for", "203.0.113.9")
+                .json(&json!({"name": "third", "password": "correct horse", "rank": "1k"})),
+        )
+        .await;
+    assert_eq!(made.status, 201);
+    let again = direct
+        .send(
+            direct
+                .raw(reqwest::Method::POST, "/api/accounts")
+                .header("x-forwarded-for", "203.0.113.10")
+                .json(&json!({"name": "fourth", "password": "correct horse", "rank": "1k"})),
+        )
+        .await;
+    assert_eq!(again.status, 429);
+}
+
+/// Password checks beyond the hashing workers and their queue are refused
+/// at once with 503 `busy`, rather than queued without end.
+async fn password_hashing_has_a_budget(backend: Backend) {
+    let budgeted = ServerConfig {
+        password_cost: PasswordCost {
+            memory_kib: 32 * 1024,
+            iterations: 4,
+        },
+        hash_budget: HashBudget {
+            workers: 1,
+            queue: 1,
+            wait: Duration::from_secs(30),
+        },
+        ..config()
+    };
+    let Some(server) = TestServer::new(backend, budgeted).await else {
+        return;
+    };
+    server.player("target", "1d").await;
+    // Eight logins at once, from eight addresses (no rate limit applies).
+    let logins: Vec<_> = (0..8)
+        .map(|i| {
+            let client = Client::from_address(&server, &format!("127.0.1.{}", i + 1));
+            tokio::spawn(async move {
+                let started = std::time::Instant::now();
+                let answer = client.login("target", "wrong password").await.unwrap_err();
+                (
+                    answer.status,
+                    answer.json["error"].clone(),
+                    started.elapsed(),
+                )
+            })
+        })
+        .collect();
+    let mut checked = Vec::new();
+    let mut busy = Vec::new();
+    for login in logins {
+        let (status, code, took) = login.await.unwrap();
+        match status {
+            401 => checked.push(took),
+            503 => {
+                assert_eq!(code, "busy");
+                busy.push(took);
+            }
+            other => panic!("{other} {code}"),
+        }
+    }
+    // One hashing, one waiting: the other six are told at once.
+    assert_eq!((checked.len(), busy.len()), (2, 6), "{checked:?} {busy:?}");
+    let quickest_check = checked.iter().min().unwrap();
+    assert!(
+        busy.iter().all(|t| t < quickest_check),
+        "{busy:?} {checked:?}"
+    );
+}
+
+/// Names are NFC; names with control or bidirectional characters, and
+/// names that look like another account's, are refused with their codes.
+async fn look_alike_and_hidden_characters_in_names(backend: Backend) {
+    let unlimited = ServerConfig {
+        register_per_address: Limit::new(100, Duration::from_secs(1)),
+        ..config()
+    };
+    let Some(server) = TestServer::new(backend, unlimited).await else {
+        return;
+    };
+    let anon = Client::anonymous(&server);
+    let register = |name: &str| {
+        let anon = anon.clone();
+        let body = json!({"name": name, "password": "correct horse", "rank": "1k"});
+        async move { anon.post("/api/accounts", body).await }
+    };
+    // The computer's accounts exist from the start.
+    for (name, code) in [
+        ("\u{405}houtan-AI-1", "reserved_name"),
+        ("Shoutan-Al-1", "reserved_name"),
+        ("ab\u{202e}cd", "bidi_control"),
+        ("ab\u{2066}cd", "bidi_control"),
+        ("ab\u{7}cd", "control_character"),
+        ("ab\ncd", "control_character"),
+    ] {
+        let refused = register(name).await;
+        assert_eq!(refused.json["error"], code, "{name:?}: {}", refused.body);
+        assert_eq!(refused.status, 400);
+    }
+    assert_eq!(register("Lee").await.status, 201);
+    // A Cyrillic е (U+0435) in place of a Latin e.
+    let twin = register("L\u{435}e").await;
+    assert_eq!(
+        (twin.status, twin.json["error"].as_str()),
+        (409, Some("confusable_name")),
+        "{}",
+        twin.body
+    );
+    // Decomposed: stored composed, and found either way.
+    let made = register("Re\u{301}mi").await;
+    assert_eq!(made.json["name"], "R\u{e9}mi");
+    assert!(anon.login("Re\u{301}mi", "correct horse").await.is_ok());
+    assert!(anon.login("R\u{e9}mi", "correct horse").await.is_ok());
+}
+
+crate::for_both_backends!(
+    accounts_and_sessions,
+    guessing_never_locks_the_owner_out,
+    forwarded_for_is_read_right_to_left,
+    password_hashing_has_a_budget,
+    look_alike_and_hidden_characters_in_names,
+);

@@ -120,6 +120,21 @@ impl TestServer {
         schema_kept
     }
 
+    /// Runs `sql` on the server's database behind its back (to break it).
+    pub async fn raw_sql(&self, sql: &str) {
+        match &self.database {
+            Database::Sqlite(path) => {
+                let conn = rusqlite::Connection::open(path).unwrap();
+                conn.execute_batch(sql).unwrap();
+            }
+            Database::Postgres { url, schema } => {
+                shoutan_test_env::postgres_sql(url, schema.as_deref(), sql)
+                    .await
+                    .unwrap();
+            }
+        }
+    }
+
     /// A new account, logged in.
     pub async fn player(&self, name: &str, rank: &str) -> Client {
         let client = Client::anonymous(self);
@@ -228,6 +243,7 @@ impl Drop for TestServer {
 }
 
 /// An HTTP answer.
+#[derive(Debug)]
 pub struct Answer {
     pub status: u16,
     pub body: String,
@@ -237,7 +253,7 @@ pub struct Answer {
 }
 
 /// An HTTP client with its session cookie.
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 pub struct Client {
     pub base: String,
     pub cookie: Option<String>,
@@ -251,6 +267,34 @@ impl Client {
             base: server.base.clone(),
             cookie: None,
             http: reqwest::Client::new(),
+        }
+    }
+
+    /// A client without a session whose connections come from `address`
+    /// (any of 127.0.0.0/8: another machine, as far as the server knows).
+    pub fn from_address(server: &TestServer, address: &str) -> Client {
+        Client {
+            base: server.base.clone(),
+            cookie: None,
+            http: reqwest::Client::builder()
+                .local_address(address.parse::<std::net::IpAddr>().unwrap())
+                .build()
+                .unwrap(),
+        }
+    }
+
+    /// This client logged in as `name` (or the failed answer).
+    pub async fn login(&self, name: &str, password: &str) -> Result<Client, Answer> {
+        let answer = self
+            .post("/api/session", json!({"name": name, "password": password}))
+            .await;
+        if answer.status == 200 {
+            Ok(Client {
+                cookie: answer.cookie,
+                ..self.clone()
+            })
+        } else {
+            Err(answer)
         }
     }
 
@@ -375,6 +419,32 @@ impl Ws {
             .send(Message::Binary(Bytes::from(bytes)))
             .await
             .unwrap();
+    }
+
+    /// Sends a text frame of raw bytes, UTF-8 or not.
+    pub async fn send_raw_text(&mut self, bytes: Vec<u8>) {
+        use tokio_tungstenite::tungstenite::protocol::frame::Frame;
+        use tokio_tungstenite::tungstenite::protocol::frame::coding::{Data, OpCode};
+        let frame = Frame::message(bytes, OpCode::Data(Data::Text), true);
+        self.stream.send(Message::Frame(frame)).await.unwrap();
+    }
+
+    /// The server's close frame (code and reason), skipping other frames;
+    /// `None` if the connection ended without one.
+    pub async fn close_frame(&mut self) -> Option<(u16, String)> {
+        let deadline = tokio::time::Instant::now() + PATIENCE;
+        loop {
+            let message = tokio::time::timeout_at(deadline, self.stream.next())
+                .await
+                .expect("no close in time");
+            match message {
+                Some(Ok(Message::Close(Some(frame)))) => {
+                    return Some((frame.code.into(), frame.reason.to_string()));
+                }
+                Some(Ok(Message::Close(None)) | Err(_)) | None => return None,
+                Some(Ok(_)) => {}
+            }
+        }
     }
 
     /// The next JSON frame.

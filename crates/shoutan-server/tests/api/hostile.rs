@@ -243,7 +243,76 @@ async fn http_errors_are_json_and_specific(backend: Backend) {
     assert_eq!(r.json["error"], "bad_date");
 }
 
+/// Frames the server cannot read end the connection with the close code
+/// RFC 6455 gives the reason; messages it can read but will not carry the
+/// client's id in their error; ids a browser cannot hold are refused and
+/// spoil nothing.
+async fn websocket_limits_and_ids(backend: Backend) {
+    let Some(server) = TestServer::new(backend, config()).await else {
+        return;
+    };
+    let (black, _white, id) = server.game(json!({})).await;
+    let mut b = black.ws(id, None).await;
+    // Over the message limit (4 KiB) but under the frame limit: an error
+    // frame with the message's id, and the connection stays.
+    b.send_text(format!(
+        r#"{{"type":"chat","id":7,"text":"{}"}}"#,
+        "x".repeat(5000)
+    ))
+    .await;
+    let too_large = b.next_of("error").await;
+    assert_eq!(
+        (too_large["code"].as_str(), too_large["id"].as_u64()),
+        (Some("too_large"), Some(7))
+    );
+    // An id beyond 2^53 − 1 is refused, and later ids still work.
+    b.send_text(format!(r#"{{"type":"pass","id":{}}}"#, u64::MAX))
+        .await;
+    assert_eq!(b.next_of("error").await["code"], "bad_id");
+    b.send_text(format!(r#"{{"type":"pass","id":{}}}"#, 1u64 << 53))
+        .await;
+    assert_eq!(b.next_of("error").await["code"], "bad_id");
+    b.ok(json!({"type": "move", "point": "E5"})).await;
+    // Chat with a control or bidirectional character: refused (the error
+    // frame answers the command's id).
+    b.refused(
+        json!({"type": "chat", "text": "gg\u{202e}"}),
+        "bidi_control",
+    )
+    .await;
+    b.refused(
+        json!({"type": "chat", "text": "a\u{1b}[2Jb"}),
+        "control_character",
+    )
+    .await;
+    b.ok(json!({"type": "chat", "text": "  好棋 "})).await;
+    let said = b
+        .seen
+        .iter()
+        .rev()
+        .find(|f| f["type"] == "event" && f["event"]["type"] == "chat")
+        .unwrap();
+    assert_eq!(said["event"]["text"], "好棋");
+    b.close().await;
+
+    // A frame over 64 KiB: close 1009, not a reset.
+    let mut big = black.ws(id, None).await;
+    big.send_text("x".repeat(70 * 1024)).await;
+    let (code, reason) = big.close_frame().await.expect("no close frame");
+    assert_eq!(code, 1009, "{reason}");
+    // A text frame that is not UTF-8: close 1007.
+    let mut garbled = black.ws(id, None).await;
+    garbled.send_raw_text(vec![b'{', 0xff, 0xfe, b'}']).await;
+    let (code, reason) = garbled.close_frame().await.expect("no close frame");
+    assert_eq!(code, 1007, "{reason}");
+    // The lobby socket too.
+    let (mut lobby, _) = black.lobby().await;
+    lobby.send_text("x".repeat(70 * 1024)).await;
+    assert_eq!(lobby.close_frame().await.map(|c| c.0), Some(1009));
+}
+
 crate::for_both_backends!(
     websocket_errors_change_nothing,
-    http_errors_are_json_and_specific
+    http_errors_are_json_and_specific,
+    websocket_limits_and_ids,
 );

@@ -5,12 +5,15 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failed call is a test failure
 
 mod accounts;
+mod bounds;
 mod clocks;
 mod commit;
 mod common;
 mod computer;
+mod connections;
 mod counting;
 mod events;
+mod health;
 mod hostile;
 mod lobby;
 mod openapi;

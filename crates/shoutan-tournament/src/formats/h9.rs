@@ -6,6 +6,7 @@
 
 use std::fmt::Write;
 
+use super::one_line;
 use crate::{Cell, Entrant, PlayerResult, Tournament};
 
 /// The `.h9` text of an individual event's standings.
@@ -27,12 +28,12 @@ pub fn export(t: &Tournament) -> String {
             "B"
         }
     );
-    let _ = writeln!(out, "; EV[{}]", t.name());
-    let _ = writeln!(out, "; PC[{}]", t.place().unwrap_or(""));
-    let _ = writeln!(out, "; DT[{}]", t.dates().unwrap_or(""));
+    let _ = writeln!(out, "; EV[{}]", one_line(t.name()));
+    let _ = writeln!(out, "; PC[{}]", one_line(t.place().unwrap_or("")));
+    let _ = writeln!(out, "; DT[{}]", one_line(t.dates().unwrap_or("")));
     let _ = writeln!(out, "; HA[{handicap}]");
-    let _ = writeln!(out, "; KM[{}]", t.komi().unwrap_or(""));
-    let _ = writeln!(out, "; TM[{}]", t.time_control().unwrap_or(""));
+    let _ = writeln!(out, "; KM[{}]", one_line(t.komi().unwrap_or("")));
+    let _ = writeln!(out, "; TM[{}]", one_line(t.time_control().unwrap_or("")));
     let cols: Vec<String> = s.columns.iter().map(|c| c.header()).collect();
     let _ = writeln!(
         out,
@@ -48,7 +49,8 @@ pub fn export(t: &Tournament) -> String {
             continue;
         };
         let Some(p) = t.player(id) else { continue };
-        let mut words = p.name.split_whitespace();
+        let full = one_line(&p.name);
+        let mut words = full.split_whitespace();
         let family = words.next().unwrap_or("?");
         let given: Vec<&str> = words.collect();
         let name = if given.is_empty() {
@@ -59,7 +61,7 @@ pub fn export(t: &Tournament) -> String {
         let token = |s: Option<&str>| {
             s.map_or_else(
                 || "-".to_owned(),
-                |x| x.split_whitespace().collect::<Vec<_>>().join("_"),
+                |x| one_line(x).split_whitespace().collect::<Vec<_>>().join("_"),
             )
         };
         let mut line = format!(

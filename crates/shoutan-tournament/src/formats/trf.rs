@@ -6,6 +6,7 @@
 
 use std::fmt::Write;
 
+use super::one_line;
 use crate::{Cell, Entrant, PlayerResult, Tournament};
 
 /// The TRF-16 text of an individual event, every paired round included (a
@@ -14,11 +15,12 @@ use crate::{Cell, Entrant, PlayerResult, Tournament};
 pub fn export(t: &Tournament) -> String {
     let s = t.standings_after(t.rounds().len() as u32);
     let mut out = String::new();
-    let _ = writeln!(out, "012 {}", t.name());
+    let _ = writeln!(out, "012 {}", one_line(t.name()));
     if let Some(place) = t.place() {
-        let _ = writeln!(out, "022 {place}");
+        let _ = writeln!(out, "022 {}", one_line(place));
     }
-    if let Some(dates) = t.dates() {
+    if let Some(dates) = t.dates().map(one_line) {
+        let dates = dates.as_ref();
         let mut d = dates.split(',');
         let _ = writeln!(out, "042 {}", d.next().unwrap_or("").trim());
         let _ = writeln!(out, "052 {}", d.next().unwrap_or(dates).trim());
@@ -34,7 +36,7 @@ pub fn export(t: &Tournament) -> String {
     };
     let _ = writeln!(out, "092 {kind}");
     if let Some(tc) = t.time_control() {
-        let _ = writeln!(out, "122 {tc}");
+        let _ = writeln!(out, "122 {}", one_line(tc));
     }
     let rounds = t.settings().rounds.unwrap_or(s.rounds).max(s.rounds);
     let _ = writeln!(out, "XXR {rounds}");
@@ -44,8 +46,9 @@ pub fn export(t: &Tournament) -> String {
             continue;
         };
         let points = f64::from(points(&row.cells)) / 2.0;
-        let mut name: String = p.name.chars().take(33).collect();
-        if let Some((family, given)) = p.name.split_once(' ') {
+        let full = one_line(&p.name);
+        let mut name: String = full.chars().take(33).collect();
+        if let Some((family, given)) = full.split_once(' ') {
             name = format!("{family}, {given}").chars().take(33).collect();
         }
         let mut line = format!(
@@ -55,9 +58,7 @@ pub fn export(t: &Tournament) -> String {
             "",
             name,
             p.rating.map_or_else(String::new, |r| r.to_string()),
-            p.country
-                .as_deref()
-                .unwrap_or("")
+            one_line(p.country.as_deref().unwrap_or(""))
                 .chars()
                 .take(3)
                 .collect::<String>(),

@@ -1,33 +1,37 @@
-//! `shoutan bench server`: the game server under load. It starts the real
-//! server in-process over a fresh SQLite file (or `--database`), registers
-//! two players per game over HTTP, starts the games through the lobby API,
-//! and then scripted clients play random legal moves over loopback
-//! WebSockets at a steady total rate. It prints the sustained moves per
-//! second and the latency from a move's send to its receipt by the
-//! opponent (p50/p99), and checks that every acknowledged move is in the
-//! durable log.
+//! `shoutan bench server`: the game server under load, measured from the
+//! outside. The server is a separate process — `shoutan serve` started here
+//! on a free port over a fresh SQLite directory (or `--database`), with its
+//! default settings, or a running one given with `--url` — and this process
+//! is its clients, over real TCP. It registers players, starts the games
+//! through the lobby API, and then scripted clients play random legal moves
+//! over WebSockets at a steady total rate. It prints the sustained moves
+//! per second, the latency from a move's send to its receipt by the
+//! opponent (p50/p99), the server's resident memory, and checks through the
+//! API that every acknowledged move is in the durable log.
 //!
-//! Each move is durable before anyone hears of it (SQLite WAL,
-//! `synchronous = FULL`, group commit). Password hashing is set to its
-//! cheapest for the setup; it is not what is measured.
+//! The clients spread over many loopback addresses (127.0.x.y), as players
+//! on many machines would, so that the per-address limits of a public
+//! server apply to them as they would to people. Optionally a flood of
+//! wrong-password logins runs during the measurement (`--wrong-logins`),
+//! from addresses of its own, against names of no account (each one is a
+//! full password check).
 
-use std::process::ExitCode;
+use std::io::{BufRead, BufReader};
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::process::{Child, Command, ExitCode, Stdio};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, anyhow, bail};
 use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
 use shoutan_rules::{BoardSize, Color, Game, Point, Ruleset};
-use shoutan_server::ServerConfig;
-use shoutan_server::accounts::password::PasswordCost;
-use shoutan_server::accounts::rate_limit::Limit;
-use shoutan_store::{Database, Store};
-use tokio::net::TcpStream;
+use tokio::net::{TcpSocket, TcpStream};
+use tokio_tungstenite::WebSocketStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::http::HeaderValue;
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 /// Arguments.
 #[derive(clap::Args)]
@@ -44,14 +48,162 @@ pub struct Args {
     /// Board size.
     #[arg(long, default_value_t = 19)]
     size: u32,
-    /// A database URL (default: a fresh SQLite file in a temporary directory).
-    #[arg(long)]
+    /// The database of the server started here: `postgres://…` (use an
+    /// empty database) or a SQLite path (default: a fresh SQLite directory
+    /// in a temporary directory).
+    #[arg(long, conflicts_with = "url")]
     database: Option<String>,
+    /// A running server to measure instead of starting one, e.g.
+    /// `http://127.0.0.1:8080` (it must take the players' registrations:
+    /// five per address and minute, which the clients' many loopback
+    /// addresses allow).
+    #[arg(long)]
+    url: Option<String>,
+    /// The process id of the `--url` server, for its memory figures.
+    #[arg(long, requires = "url")]
+    server_pid: Option<u32>,
+    /// Wrong-password logins per second during the measurement.
+    #[arg(long, default_value_t = 0)]
+    wrong_logins: u32,
+    /// Wrong-password logins in flight at most (the flood's concurrency).
+    #[arg(long, default_value_t = 64)]
+    login_concurrency: usize,
+    /// Print the figures as one JSON object (the format the README shows).
+    #[arg(long)]
+    json: bool,
 }
 
 const WARM_UP: Duration = Duration::from_secs(3);
+/// Games an account plays at once: the server's cap for one player.
+const GAMES_PER_ACCOUNT: usize = 10;
 
-type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
+type Socket = WebSocketStream<TcpStream>;
+
+/// The server under test: a child process of this one, or one running
+/// elsewhere.
+struct Server {
+    base: String,
+    pid: Option<u32>,
+    child: Option<Child>,
+    /// The child's data, removed after it.
+    _data: Option<tempfile::TempDir>,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if let Some(child) = &mut self.child {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+/// Starts `shoutan serve` (this very executable) on a free loopback port
+/// over `database` (or a fresh SQLite directory), and returns once it
+/// listens; or names the running server of `url`.
+fn start_server(args: &Args) -> anyhow::Result<Server> {
+    if let Some(url) = &args.url {
+        return Ok(Server {
+            base: url.trim_end_matches('/').to_owned(),
+            pid: args.server_pid,
+            child: None,
+            _data: None,
+        });
+    }
+    let mut command = Command::new(std::env::current_exe().context("finding shoutan")?);
+    command.args(["serve", "--addr", "127.0.0.1:0"]);
+    let data = match &args.database {
+        Some(database) => {
+            command.args(["--database", database]);
+            None
+        }
+        None => {
+            let dir = tempfile::tempdir()?;
+            command.arg("--data").arg(dir.path());
+            Some(dir)
+        }
+    };
+    let mut child = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .context("starting shoutan serve")?;
+    let stdout = child.stdout.take().ok_or_else(|| anyhow!("no stdout"))?;
+    let mut lines = BufReader::new(stdout).lines();
+    let first = lines
+        .next()
+        .ok_or_else(|| anyhow!("shoutan serve said nothing"))??;
+    let base = first
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .ok_or_else(|| anyhow!("no address in {first:?}"))?
+        .to_owned();
+    // Keep reading, so that the server never writes into a closed pipe.
+    std::thread::spawn(move || for _ in lines {});
+    Ok(Server {
+        base,
+        pid: Some(child.id()),
+        child: Some(child),
+        _data: data,
+    })
+}
+
+/// The server's resident memory now and at its peak, in MiB, from
+/// `/proc/<pid>/status`.
+fn memory_of(pid: u32) -> Option<(f64, f64)> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let field = |name: &str| {
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(name))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
+            .map(|kb| kb / 1024.0)
+    };
+    Some((field("VmRSS:")?, field("VmHWM:")?))
+}
+
+/// Where clients connect from: many loopback addresses of the block
+/// 127.0.`block`.x when the server is on loopback (each a "machine"),
+/// otherwise wherever the system chooses.
+struct Addresses {
+    loopback: bool,
+    block: u8,
+}
+
+impl Addresses {
+    fn new(base: &str, block: u8) -> Addresses {
+        let loopback = base
+            .trim_start_matches("http://")
+            .split('/')
+            .next()
+            .and_then(|host| host.parse::<SocketAddr>().ok())
+            .is_some_and(|a| a.ip().is_loopback());
+        Addresses { loopback, block }
+    }
+
+    /// The `n`-th address of the block (wrapping).
+    fn nth(&self, n: usize) -> Option<IpAddr> {
+        self.loopback.then(|| {
+            let n = n % 65_000;
+            let (hi, lo) = (n / 254, n % 254 + 1);
+            IpAddr::V4(Ipv4Addr::new(
+                127,
+                self.block.wrapping_add(u8::try_from(hi).unwrap_or(0)),
+                0,
+                u8::try_from(lo).unwrap_or(1),
+            ))
+        })
+    }
+
+    /// An HTTP client whose connections come from the `n`-th address.
+    fn http(&self, n: usize) -> anyhow::Result<reqwest::Client> {
+        let mut builder = reqwest::Client::builder();
+        if let Some(ip) = self.nth(n) {
+            builder = builder.local_address(ip);
+        }
+        Ok(builder.build()?)
+    }
+}
 
 /// What one game's driver measured.
 #[derive(Default)]
@@ -66,54 +218,62 @@ struct Tally {
     ended: bool,
 }
 
+/// What the login flood saw.
+#[derive(Default)]
+struct Flood {
+    sent: AtomicU64,
+    refused_password: AtomicU64,
+    busy: AtomicU64,
+    rate_limited: AtomicU64,
+    other: AtomicU64,
+    not_sent: AtomicU64,
+}
+
 /// Runs the benchmark.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.games == 0 || args.rate == 0 {
         bail!("--games and --rate must be positive");
     }
     let size = BoardSize::new(args.size).map_err(|e| anyhow!("{e}"))?;
+    let server = start_server(&args)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    runtime.block_on(bench(args, size))
+    runtime.block_on(bench(&args, &server, size))
 }
 
-async fn bench(args: Args, size: BoardSize) -> anyhow::Result<ExitCode> {
-    let dir = tempfile::tempdir()?;
-    let database = match &args.database {
-        Some(url) => url.parse().context("--database")?,
-        None => Database::sqlite_in(dir.path()),
-    };
-    let store = shoutan_store::open(&database).await?;
-    let unlimited = Limit::new(u32::MAX, Duration::from_millis(1));
-    let config = ServerConfig {
-        password_cost: PasswordCost::TESTING,
-        register_per_address: unlimited,
-        login_per_address: unlimited,
-        login_per_account: unlimited,
-        ..ServerConfig::default()
-    };
-    let app = shoutan_server::start(Arc::clone(&store), config).await?;
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
-    let base = format!("http://{}", listener.local_addr()?);
-    tokio::spawn(shoutan_server::serve(listener, app, std::future::pending()));
-
-    println!(
-        "setting up {} games ({} accounts, {} WebSockets) on {}×{} …",
-        args.games,
-        2 * args.games,
-        2 * args.games,
-        size.get(),
-        size.get()
-    );
+async fn bench(args: &Args, server: &Server, size: BoardSize) -> anyhow::Result<ExitCode> {
+    let base = server.base.as_str();
+    wait_until_up(base).await?;
+    if !args.json {
+        println!(
+            "server: {base}{}",
+            server
+                .pid
+                .map(|p| format!(" (pid {p})"))
+                .unwrap_or_default()
+        );
+        println!(
+            "setting up {} games ({} accounts, {} WebSockets) on {}×{} …",
+            args.games,
+            2 * args.games.div_ceil(GAMES_PER_ACCOUNT),
+            2 * args.games,
+            size.get(),
+            size.get()
+        );
+    }
     let setup = Instant::now();
-    let http = reqwest::Client::new();
+    let players = Addresses::new(base, 1);
+    let accounts = register_accounts(base, &players, args.games).await?;
     let mut games = Vec::with_capacity(args.games);
     let mut pending = Vec::new();
     for i in 0..args.games {
-        let (http, base) = (http.clone(), base.clone());
+        let (base, http) = (base.to_owned(), players.http(i)?);
+        let (black, white) = accounts.pair(i);
+        let (black, white) = (black.to_owned(), white.to_owned());
+        let socket_from = [players.nth(2 * i), players.nth(2 * i + 1)];
         pending.push(tokio::spawn(async move {
-            open_game(&http, &base, i, size).await
+            open_game(&http, &base, size, &black, &white, socket_from).await
         }));
         if pending.len() == 64 || i + 1 == args.games {
             for task in pending.drain(..) {
@@ -121,12 +281,26 @@ async fn bench(args: Args, size: BoardSize) -> anyhow::Result<ExitCode> {
             }
         }
     }
-    println!("  ready in {:.1} s", setup.elapsed().as_secs_f64());
+    if !args.json {
+        println!("  ready in {:.1} s", setup.elapsed().as_secs_f64());
+    }
 
     let interval = Duration::from_secs_f64(args.games as f64 / f64::from(args.rate));
     let start = Instant::now() + Duration::from_millis(200);
     let measure_from = start + WARM_UP;
     let end = measure_from + Duration::from_secs(args.seconds);
+    let flood = Arc::new(Flood::default());
+    if args.wrong_logins > 0 {
+        tokio::spawn(login_flood(
+            base.to_owned(),
+            args.wrong_logins,
+            args.login_concurrency,
+            measure_from,
+            end,
+            Arc::clone(&flood),
+        ));
+    }
+    let memory = tokio::spawn(watch_memory(server.pid, measure_from, end));
     let mut drivers = Vec::with_capacity(games.len());
     for (i, game) in games.into_iter().enumerate() {
         let offset = interval.mul_f64(i as f64 / args.games as f64);
@@ -142,9 +316,11 @@ async fn bench(args: Args, size: BoardSize) -> anyhow::Result<ExitCode> {
     }
     let mut total = Tally::default();
     let mut failures = 0;
+    let mut ids = Vec::new();
     for driver in drivers {
         match driver.await? {
-            Ok(t) => {
+            Ok((id, t)) => {
+                ids.push(id);
                 total.latencies.extend(t.latencies);
                 total.measured += t.measured;
                 total.acknowledged += t.acknowledged;
@@ -156,7 +332,112 @@ async fn bench(args: Args, size: BoardSize) -> anyhow::Result<ExitCode> {
             }
         }
     }
-    report(&args, &total, failures, &*store, args.games).await
+    let peak_during = memory.await?;
+    let durable = durable_moves(base, &ids).await?;
+    let figures = Figures::of(
+        args,
+        &mut total,
+        failures,
+        durable,
+        peak_during,
+        server.pid,
+        &flood,
+    );
+    figures.print(args.json);
+    if failures > 0 || durable < total.acknowledged {
+        eprintln!(
+            "{failures} games failed; {} moves missing from the log",
+            total.acknowledged.saturating_sub(durable)
+        );
+        return Ok(ExitCode::FAILURE);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+async fn wait_until_up(base: &str) -> anyhow::Result<()> {
+    let http = reqwest::Client::new();
+    for _ in 0..300 {
+        if let Ok(r) = http.get(format!("{base}/api/health")).send().await
+            && r.status().is_success()
+        {
+            return Ok(());
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    bail!("{base} did not answer /api/health within 30 s")
+}
+
+/// The accounts: blacks and whites, each in at most [`GAMES_PER_ACCOUNT`]
+/// games; their session cookies.
+struct Accounts {
+    black: Vec<String>,
+    white: Vec<String>,
+}
+
+impl Accounts {
+    /// The cookies of game `i`'s players.
+    fn pair(&self, i: usize) -> (&str, &str) {
+        (
+            &self.black[i % self.black.len()],
+            &self.white[i % self.white.len()],
+        )
+    }
+}
+
+/// Registers the players, each from an address of its own (registrations
+/// are limited per address).
+async fn register_accounts(
+    base: &str,
+    addresses: &Addresses,
+    games: usize,
+) -> anyhow::Result<Accounts> {
+    let per_colour = games.div_ceil(GAMES_PER_ACCOUNT);
+    let run = fastrand::u32(..);
+    let mut cookies = Vec::new();
+    let mut pending = Vec::new();
+    for i in 0..2 * per_colour {
+        let http = addresses.http(50_000 + i)?;
+        let (base, name) = (base.to_owned(), format!("bench{run:x}-{i}"));
+        pending.push(tokio::spawn(
+            async move { register(&http, &base, &name).await },
+        ));
+        if pending.len() == 16 || i + 1 == 2 * per_colour {
+            for task in pending.drain(..) {
+                cookies.push(task.await??);
+            }
+        }
+    }
+    let white = cookies.split_off(per_colour);
+    Ok(Accounts {
+        black: cookies,
+        white,
+    })
+}
+
+async fn register(http: &reqwest::Client, base: &str, name: &str) -> anyhow::Result<String> {
+    for _ in 0..50 {
+        let response = http
+            .post(format!("{base}/api/accounts"))
+            .header("x-shoutan-request", "1")
+            .json(&serde_json::json!({"name": name, "password": "benchmark", "rank": "5k"}))
+            .send()
+            .await?;
+        match response.status().as_u16() {
+            201 => {
+                return response
+                    .headers()
+                    .get("set-cookie")
+                    .and_then(|v| v.to_str().ok())
+                    .and_then(|v| v.split(';').next())
+                    .map(str::to_owned)
+                    .ok_or_else(|| anyhow!("no session cookie"));
+            }
+            // The password workers are busy: a moment later.
+            503 => tokio::time::sleep(Duration::from_millis(200)).await,
+            _ => bail!("registering {name}: {}", response.text().await?),
+        }
+    }
+    bail!("registering {name}: the server stayed busy")
 }
 
 /// A game ready to play: its id and both players' sockets.
@@ -166,37 +447,18 @@ struct OpenGame {
     white: Socket,
 }
 
-async fn register(http: &reqwest::Client, base: &str, name: &str) -> anyhow::Result<String> {
-    let response = http
-        .post(format!("{base}/api/accounts"))
-        .header("x-shoutan-request", "1")
-        .json(&serde_json::json!({"name": name, "password": "benchmark", "rank": "5k"}))
-        .send()
-        .await?;
-    if response.status() != 201 {
-        bail!("registering {name}: {}", response.text().await?);
-    }
-    response
-        .headers()
-        .get("set-cookie")
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.split(';').next())
-        .map(str::to_owned)
-        .ok_or_else(|| anyhow!("no session cookie"))
-}
-
 async fn open_game(
     http: &reqwest::Client,
     base: &str,
-    i: usize,
     size: BoardSize,
+    black: &str,
+    white: &str,
+    socket_from: [Option<IpAddr>; 2],
 ) -> anyhow::Result<OpenGame> {
-    let black = register(http, base, &format!("bench-b{i}")).await?;
-    let white = register(http, base, &format!("bench-w{i}")).await?;
     let challenge: serde_json::Value = http
         .post(format!("{base}/api/challenges"))
         .header("x-shoutan-request", "1")
-        .header("cookie", &black)
+        .header("cookie", black)
         .json(&serde_json::json!({
             "size": size.get(), "colour": "black", "rated": false,
             "time_control": "1h + 5×30s byo-yomi",
@@ -208,37 +470,59 @@ async fn open_game(
     let game: serde_json::Value = http
         .post(format!("{base}/api/challenges/{}/accept", challenge["id"]))
         .header("x-shoutan-request", "1")
-        .header("cookie", &white)
+        .header("cookie", white)
         .send()
         .await?
         .json()
         .await?;
     let id = game["id"]
         .as_i64()
-        .ok_or_else(|| anyhow!("accepting: {game}"))?;
+        .ok_or_else(|| anyhow!("challenge {challenge}, accepting: {game}"))?;
     Ok(OpenGame {
         id,
-        black: connect(base, id, &black).await?,
-        white: connect(base, id, &white).await?,
+        black: connect(base, id, black, socket_from[0]).await?,
+        white: connect(base, id, white, socket_from[1]).await?,
     })
 }
 
-async fn connect(base: &str, game: i64, cookie: &str) -> anyhow::Result<Socket> {
+async fn connect(
+    base: &str,
+    game: i64,
+    cookie: &str,
+    from: Option<IpAddr>,
+) -> anyhow::Result<Socket> {
+    let target: SocketAddr = tokio::net::lookup_host(base.trim_start_matches("http://"))
+        .await?
+        .next()
+        .ok_or_else(|| anyhow!("no address for {base}"))?;
+    let socket = if target.is_ipv4() {
+        TcpSocket::new_v4()?
+    } else {
+        TcpSocket::new_v6()?
+    };
+    if let Some(ip) = from {
+        socket.bind(SocketAddr::new(ip, 0))?;
+    }
+    let stream = socket
+        .connect(target)
+        .await
+        .context("connecting (is `ulimit -n` at least 4 × games?)")?;
+    stream.set_nodelay(true)?;
     let url = format!("{}/api/games/{game}/ws", base.replace("http://", "ws://"));
     let mut request = url.into_client_request()?;
     request
         .headers_mut()
         .insert("cookie", HeaderValue::from_str(cookie)?);
-    let (mut socket, _) = tokio_tungstenite::connect_async_with_config(
+    let (mut socket, _) = tokio_tungstenite::client_async_with_config(
         request,
+        stream,
         Some(
             tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
                 .read_buffer_size(8 * 1024),
         ),
-        true,
     )
     .await
-    .context("opening a WebSocket (is `ulimit -n` at least 4 × games?)")?;
+    .context("opening a WebSocket")?;
     loop {
         if next_frame(&mut socket).await?.kind == "welcome" {
             return Ok(socket);
@@ -298,7 +582,7 @@ async fn drive(
     measure_from: Instant,
     end: Instant,
     seed: u64,
-) -> anyhow::Result<Tally> {
+) -> anyhow::Result<(i64, Tally)> {
     let mut rng = fastrand::Rng::with_seed(seed);
     let mut mirror = Game::new(size, Ruleset::CHINESE);
     let mut tally = Tally::default();
@@ -357,7 +641,103 @@ async fn drive(
         }
         next_send = (next_send + interval).max(Instant::now());
     }
-    Ok(tally)
+    Ok((game.id, tally))
+}
+
+/// Wrong-password logins at `rate` a second from `measure_from` to `end`,
+/// at most `concurrency` at once, each from the next of 1,016 loopback
+/// addresses (so that the per-address limit lets them all through to the
+/// password check) against a name of no account.
+async fn login_flood(
+    base: String,
+    rate: u32,
+    concurrency: usize,
+    measure_from: Instant,
+    end: Instant,
+    flood: Arc<Flood>,
+) -> anyhow::Result<()> {
+    let addresses = Addresses::new(&base, 200);
+    let clients: Vec<reqwest::Client> = (0..1016)
+        .map(|n| addresses.http(n))
+        .collect::<Result<_, _>>()?;
+    let in_flight = Arc::new(tokio::sync::Semaphore::new(concurrency.max(1)));
+    let mut tick = tokio::time::interval_at(
+        measure_from.into(),
+        Duration::from_secs_f64(1.0 / f64::from(rate)),
+    );
+    let mut n = 0usize;
+    while Instant::now() < end {
+        tick.tick().await;
+        let Ok(permit) = Arc::clone(&in_flight).try_acquire_owned() else {
+            flood.not_sent.fetch_add(1, Ordering::Relaxed);
+            continue;
+        };
+        let http = clients[n % clients.len()].clone();
+        n += 1;
+        let (base, flood) = (base.clone(), Arc::clone(&flood));
+        let name = format!("nobody-{:x}", fastrand::u64(..));
+        tokio::spawn(async move {
+            flood.sent.fetch_add(1, Ordering::Relaxed);
+            let answer = http
+                .post(format!("{base}/api/session"))
+                .header("x-shoutan-request", "1")
+                .json(&serde_json::json!({"name": name, "password": "wrong password"}))
+                .send()
+                .await;
+            let counter = match answer.map(|r| r.status().as_u16()) {
+                Ok(401) => &flood.refused_password,
+                Ok(503) => &flood.busy,
+                Ok(429) => &flood.rate_limited,
+                _ => &flood.other,
+            };
+            counter.fetch_add(1, Ordering::Relaxed);
+            drop(permit);
+        });
+    }
+    Ok(())
+}
+
+/// The server's highest resident memory seen between `from` and `to`
+/// (sampled every 250 ms), MiB.
+async fn watch_memory(pid: Option<u32>, from: Instant, to: Instant) -> Option<f64> {
+    let pid = pid?;
+    tokio::time::sleep_until(from.into()).await;
+    let mut peak: f64 = 0.0;
+    while Instant::now() < to {
+        if let Some((rss, _)) = memory_of(pid) {
+            peak = peak.max(rss);
+        }
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+    Some(peak)
+}
+
+/// Moves (and passes) in the games' durable logs, read through the API.
+async fn durable_moves(base: &str, games: &[i64]) -> anyhow::Result<u64> {
+    #[derive(Deserialize)]
+    struct Logged {
+        event: LoggedKind,
+    }
+    #[derive(Deserialize)]
+    struct LoggedKind {
+        #[serde(rename = "type")]
+        kind: String,
+    }
+    let http = reqwest::Client::new();
+    let mut stored = 0u64;
+    for id in games {
+        let events: Vec<Logged> = http
+            .get(format!("{base}/api/games/{id}/events"))
+            .send()
+            .await?
+            .json()
+            .await?;
+        stored += events
+            .iter()
+            .filter(|e| e.event.kind == "move" || e.event.kind == "pass")
+            .count() as u64;
+    }
+    Ok(stored)
 }
 
 fn percentile(sorted: &[u32], p: f64) -> f64 {
@@ -368,53 +748,134 @@ fn percentile(sorted: &[u32], p: f64) -> f64 {
     f64::from(sorted[rank]) / 1000.0
 }
 
-async fn report(
-    args: &Args,
-    total: &Tally,
-    failures: usize,
-    store: &dyn Store,
+/// The figures of a run.
+#[derive(serde::Serialize)]
+struct Figures {
     games: usize,
-) -> anyhow::Result<ExitCode> {
-    let mut latencies = total.latencies.clone();
-    latencies.sort_unstable();
-    let rate = total.measured as f64 / args.seconds as f64;
-    println!(
-        "{} games, {} s measured after {} s warm-up, asked {} moves/s",
-        games,
-        args.seconds,
-        WARM_UP.as_secs(),
-        args.rate
-    );
-    println!("  sustained: {rate:.0} moves/s ({} moves)", total.measured);
-    println!(
-        "  send → opponent receipt: p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
-        percentile(&latencies, 0.50),
-        percentile(&latencies, 0.90),
-        percentile(&latencies, 0.99),
-        percentile(&latencies, 1.0)
-    );
-    if total.ended {
-        println!("  (some games reached two passes and stopped early)");
+    seconds: u64,
+    asked_moves_per_sec: u32,
+    moves: u64,
+    moves_per_sec: f64,
+    latency_ms: Latency,
+    server_rss_mib: Option<f64>,
+    server_rss_peak_mib: Option<f64>,
+    server_rss_peak_measured_mib: Option<f64>,
+    durable_moves: u64,
+    acknowledged_moves: u64,
+    failed_games: usize,
+    games_ended_early: bool,
+    wrong_logins: Option<FloodFigures>,
+}
+
+#[derive(serde::Serialize)]
+struct Latency {
+    p50: f64,
+    p90: f64,
+    p99: f64,
+    max: f64,
+}
+
+#[derive(serde::Serialize)]
+struct FloodFigures {
+    per_sec_asked: u32,
+    sent: u64,
+    refused_401: u64,
+    busy_503: u64,
+    rate_limited_429: u64,
+    other: u64,
+    not_sent_concurrency: u64,
+}
+
+impl Figures {
+    fn of(
+        args: &Args,
+        total: &mut Tally,
+        failures: usize,
+        durable: u64,
+        peak_during: Option<f64>,
+        pid: Option<u32>,
+        flood: &Flood,
+    ) -> Figures {
+        total.latencies.sort_unstable();
+        let l = &total.latencies;
+        let memory = pid.and_then(memory_of);
+        let count = |c: &AtomicU64| c.load(Ordering::Relaxed);
+        Figures {
+            games: args.games,
+            seconds: args.seconds,
+            asked_moves_per_sec: args.rate,
+            moves: total.measured,
+            moves_per_sec: total.measured as f64 / args.seconds as f64,
+            latency_ms: Latency {
+                p50: percentile(l, 0.50),
+                p90: percentile(l, 0.90),
+                p99: percentile(l, 0.99),
+                max: percentile(l, 1.0),
+            },
+            server_rss_mib: memory.map(|m| m.0),
+            server_rss_peak_mib: memory.map(|m| m.1),
+            server_rss_peak_measured_mib: peak_during,
+            durable_moves: durable,
+            acknowledged_moves: total.acknowledged,
+            failed_games: failures,
+            games_ended_early: total.ended,
+            wrong_logins: (args.wrong_logins > 0).then(|| FloodFigures {
+                per_sec_asked: args.wrong_logins,
+                sent: count(&flood.sent),
+                refused_401: count(&flood.refused_password),
+                busy_503: count(&flood.busy),
+                rate_limited_429: count(&flood.rate_limited),
+                other: count(&flood.other),
+                not_sent_concurrency: count(&flood.not_sent),
+            }),
+        }
     }
-    // Every acknowledged move must be in the log: count what is stored.
-    let mut stored = 0u64;
-    for row in store.live_games().await? {
-        let events = store.events(row.id, 0).await?;
-        stored += events
-            .iter()
-            .filter(|e| e.body.contains(r#""type":"move""#) || e.body.contains(r#""type":"pass""#))
-            .count() as u64;
-    }
-    println!(
-        "  durable: {stored} moves in the log for {} acknowledged",
-        total.acknowledged
-    );
-    if failures > 0 || stored < total.acknowledged {
-        eprintln!(
-            "{failures} games failed; {} moves missing from the log",
-            total.acknowledged.saturating_sub(stored)
+
+    fn print(&self, json: bool) {
+        if json {
+            println!("{}", serde_json::to_string(self).unwrap_or_default());
+            return;
+        }
+        println!(
+            "{} games, {} s measured after {} s warm-up, asked {} moves/s",
+            self.games,
+            self.seconds,
+            WARM_UP.as_secs(),
+            self.asked_moves_per_sec
         );
-        return Ok(ExitCode::FAILURE);
+        println!(
+            "  sustained: {:.0} moves/s ({} moves)",
+            self.moves_per_sec, self.moves
+        );
+        let l = &self.latency_ms;
+        println!(
+            "  send → opponent receipt: p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+            l.p50, l.p90, l.p99, l.max
+        );
+        if let (Some(now), Some(peak)) = (self.server_rss_mib, self.server_rss_peak_mib) {
+            println!(
+                "  server memory: {now:.0} MiB resident at the end, {:.0} MiB at most while measured, {peak:.0} MiB peak (VmHWM)",
+                self.server_rss_peak_measured_mib.unwrap_or(0.0)
+            );
+        }
+        if let Some(f) = &self.wrong_logins {
+            println!(
+                "  wrong-password flood: {} asked/s, {} sent: {} refused (401), {} busy (503), {} rate-limited (429), {} other; {} not sent (concurrency full)",
+                f.per_sec_asked,
+                f.sent,
+                f.refused_401,
+                f.busy_503,
+                f.rate_limited_429,
+                f.other,
+                f.not_sent_concurrency,
+            );
+        }
+        if self.games_ended_early {
+            println!("  (some games reached two passes and stopped early)");
+        }
+        println!(
+            "  durable: {} moves in the log for {} acknowledged",
+            self.durable_moves, self.acknowledged_moves
+        );
     }
-    Ok(ExitCode::SUCCESS)
 }
