@@ -465,7 +465,10 @@ impl Engine {
             return Decision::Pass;
         };
         let area = game.size().area();
-        if self.config.resign_below > 0.0
+        // Cleanup settles the dead stones of a game already played out:
+        // no resigning there.
+        if mode == Mode::Normal
+            && self.config.resign_below > 0.0
             && best.winrate < self.config.resign_below
             && analysis.visits >= 200
             && game.turns().len() >= area / 4
