@@ -144,7 +144,10 @@ mod tests {
     #[test]
     fn full_strength_answers_within_three_seconds_on_9x9_and_six_on_19x19() {
         assert_eq!(Level::FULL.max_time(81), Duration::from_secs(3));
-        assert_eq!(Level::FULL.max_time(169), Duration::from_secs_f64(3.0 + 3.0 * 88.0 / 280.0));
+        assert_eq!(
+            Level::FULL.max_time(169),
+            Duration::from_secs_f64(3.0 + 3.0 * 88.0 / 280.0)
+        );
         assert_eq!(Level::FULL.max_time(361), Duration::from_secs(6));
         assert!(Level::new(9).unwrap().max_time(361) < Duration::from_secs(1));
     }

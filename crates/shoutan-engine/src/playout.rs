@@ -250,7 +250,14 @@ mod tests {
             board.clone_from(&empty);
             p.record.clear();
             p.last = None;
-            shoutan_rules::playout(&mut board, Color::Black, Suicide::Forbidden, 1, &mut p, &mut rng);
+            shoutan_rules::playout(
+                &mut board,
+                Color::Black,
+                Suicide::Forbidden,
+                1,
+                &mut p,
+                &mut rng,
+            );
             *seen.entry(p.record[0].0).or_insert(0u32) += 1;
         }
         assert_eq!(seen.len(), 25);

@@ -43,7 +43,11 @@ pub(crate) fn children(
     };
     let strengths = &mut scratch.strengths;
     Knowledge::shipped().strengths(&s, &mut scratch.reader, allowed, strengths);
-    let total: f32 = strengths.iter().map(|&(_, w)| w).sum::<f32>().max(f32::MIN_POSITIVE);
+    let total: f32 = strengths
+        .iter()
+        .map(|&(_, w)| w)
+        .sum::<f32>()
+        .max(f32::MIN_POSITIVE);
     for &(i, w) in strengths.iter() {
         out.push(NewChild {
             mv: i.get() as u16,
@@ -74,9 +78,19 @@ mod tests {
     fn policy_of(board: &Board, c: Color, s: &str) -> f32 {
         let at = |s: &str| board.index(Point::from_gtp(s, board.size()).unwrap());
         let mut out = Vec::new();
-        children(board, c, [None, None], &|_| true, &mut PriorScratch::default(), &mut out);
+        children(
+            board,
+            c,
+            [None, None],
+            &|_| true,
+            &mut PriorScratch::default(),
+            &mut out,
+        );
         let mv = at(s).get() as u16;
-        let child = out.iter().find(|k| k.mv == mv).expect("the move is a child");
+        let child = out
+            .iter()
+            .find(|k| k.mv == mv)
+            .expect("the move is a child");
         f32::from(child.policy) / 65535.0
     }
 
@@ -110,7 +124,14 @@ mod tests {
             .parse()
             .unwrap();
         let mut out = Vec::new();
-        children(&board, Color::Black, [None, None], &|_| true, &mut PriorScratch::default(), &mut out);
+        children(
+            &board,
+            Color::Black,
+            [None, None],
+            &|_| true,
+            &mut PriorScratch::default(),
+            &mut out,
+        );
         let eye = board
             .index(Point::from_gtp("A5", board.size()).unwrap())
             .get() as u16;
@@ -119,7 +140,10 @@ mod tests {
         // 25 points, 3 stones, 1 eye: 21 moves and the pass.
         assert_eq!(out.len(), 22);
         let total: u32 = out.iter().map(|k| u32::from(k.policy)).sum();
-        assert!(total.abs_diff(65535) < 40, "the policy sums to one: {total}");
+        assert!(
+            total.abs_diff(65535) < 40,
+            "the policy sums to one: {total}"
+        );
     }
 
     #[test]

@@ -101,9 +101,33 @@ pub fn playout<P: PlayoutPolicy>(
     // One copy of the loop per usual board size, each with the stride a
     // constant, and per suicide rule, each with the rule a constant.
     match board.size().get() {
-        9 => by_rule(board, to_move, suicide, max_moves, policy, rng, FixedStride::<10>),
-        13 => by_rule(board, to_move, suicide, max_moves, policy, rng, FixedStride::<14>),
-        19 => by_rule(board, to_move, suicide, max_moves, policy, rng, FixedStride::<20>),
+        9 => by_rule(
+            board,
+            to_move,
+            suicide,
+            max_moves,
+            policy,
+            rng,
+            FixedStride::<10>,
+        ),
+        13 => by_rule(
+            board,
+            to_move,
+            suicide,
+            max_moves,
+            policy,
+            rng,
+            FixedStride::<14>,
+        ),
+        19 => by_rule(
+            board,
+            to_move,
+            suicide,
+            max_moves,
+            policy,
+            rng,
+            FixedStride::<20>,
+        ),
         _ => by_rule(board, to_move, suicide, max_moves, policy, rng, AnyStride),
     }
 }
@@ -256,9 +280,7 @@ fn redraw<P: PlayoutPolicy>(
         drawn = board.choose(c, suicide, rng, st);
     }
     let mut fork = rng.fork();
-    board.choose_by_scan_where(c, suicide, &mut fork, |b, i| {
-        policy.accept(b, i, c, rng)
-    })
+    board.choose_by_scan_where(c, suicide, &mut fork, |b, i| policy.accept(b, i, c, rng))
 }
 
 /// A uniformly random legal point for `c` (simple ko included, superko
@@ -336,7 +358,11 @@ mod tests {
     #[test]
     fn playouts_end_with_only_eyes_and_dame_left() {
         let mut rng = fastrand::Rng::with_seed(7);
-        for size in [BoardSize::NINE, BoardSize::new(11).unwrap(), BoardSize::NINETEEN] {
+        for size in [
+            BoardSize::NINE,
+            BoardSize::new(11).unwrap(),
+            BoardSize::NINETEEN,
+        ] {
             let mut board = Board::new(size);
             let end = light_playout(&mut board, Color::Black, Suicide::Forbidden, 1000, &mut rng);
             assert!(end.moves > size.area() / 2);
@@ -361,7 +387,13 @@ mod tests {
             Some(self.point)
         }
 
-        fn accept(&mut self, board: &Board, i: PointIndex, _: Color, _: &mut fastrand::Rng) -> bool {
+        fn accept(
+            &mut self,
+            board: &Board,
+            i: PointIndex,
+            _: Color,
+            _: &mut fastrand::Rng,
+        ) -> bool {
             let p = board.point(i);
             let last = board.size().get() - 1;
             !(p.col() == 0 || p.row() == 0 || p.col() == last || p.row() == last)
@@ -395,7 +427,14 @@ mod tests {
         };
         let mut b = board.clone();
         let mut rng = fastrand::Rng::with_seed(3);
-        let end = playout(&mut b, Color::Black, Suicide::Forbidden, 100, &mut policy, &mut rng);
+        let end = playout(
+            &mut b,
+            Color::Black,
+            Suicide::Forbidden,
+            100,
+            &mut policy,
+            &mut rng,
+        );
         assert_eq!(end.moves, policy.played.len());
         assert!(policy.passes >= 2);
         assert!(b.is_empty(at(&b, "A1")), "an own eye was filled:\n{b}");
@@ -410,7 +449,14 @@ mod tests {
             passes: 0,
         };
         let mut b = board.clone();
-        playout(&mut b, Color::White, Suicide::Forbidden, 1, &mut policy, &mut rng);
+        playout(
+            &mut b,
+            Color::White,
+            Suicide::Forbidden,
+            1,
+            &mut policy,
+            &mut rng,
+        );
         assert_eq!(policy.played, vec![(at(&board, "C3"), Color::White)]);
     }
 

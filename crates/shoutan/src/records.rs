@@ -71,11 +71,16 @@ fn add(records: &mut Records, bytes: &[u8], size: BoardSize) {
 }
 
 fn is_archive(path: &Path) -> bool {
-    path.to_string_lossy().to_ascii_lowercase().ends_with(".tar.gz")
+    path.to_string_lossy()
+        .to_ascii_lowercase()
+        .ends_with(".tar.gz")
 }
 
 fn is_record(path: &Path) -> bool {
-    is_archive(path) || path.extension().is_some_and(|e| e.eq_ignore_ascii_case("sgf"))
+    is_archive(path)
+        || path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("sgf"))
 }
 
 /// Files as given, and the records under directories, sorted.

@@ -159,9 +159,9 @@ impl Reader {
             }
             seen[k] = Some(id);
             size += board.chain_len(n);
-            takes_last |= s.last.is_some_and(|l| {
-                board.stone(l) == Some(opp) && board.chain_id(l) == id
-            });
+            takes_last |= s
+                .last
+                .is_some_and(|l| board.stone(l) == Some(opp) && board.chain_id(l) == id);
             saves |= board.chain(n).any(|m| {
                 board
                     .neighbors(m)
@@ -227,7 +227,12 @@ impl Reader {
 }
 
 /// `board` after `c` plays `i`, on the reused board in `scratch`.
-fn play_on<'a>(scratch: &'a mut Option<Board>, board: &Board, i: PointIndex, c: Color) -> &'a Board {
+fn play_on<'a>(
+    scratch: &'a mut Option<Board>,
+    board: &Board,
+    i: PointIndex,
+    c: Color,
+) -> &'a Board {
     let after = match scratch {
         Some(b) => {
             b.clone_from(board);

@@ -21,12 +21,12 @@ use std::sync::OnceLock;
 use shoutan_rules::PointIndex;
 
 pub use features::Situation;
-pub(crate) use features::{Features, GROUPS, Raw, Reader};
 use features::{DIAMOND, SHAPE3, SMALL_GROUP_SIZES};
+pub(crate) use features::{Features, GROUPS, Raw, Reader};
 pub use train::{Fit, FitOptions, fit, positions};
 
-pub(crate) use shape::shape3;
 use features::LAST;
+pub(crate) use shape::shape3;
 use shape::{SHAPE3_CODES, canonical3};
 
 /// The tables made by `shoutan train` and shipped in the binary.
@@ -127,11 +127,15 @@ impl Knowledge {
             return Err(KnowledgeError::Inconsistent("bytes after the gammas"));
         }
         if gammas.iter().any(|g| !g.is_finite() || *g <= 0.0) {
-            return Err(KnowledgeError::Inconsistent("a gamma is not a positive number"));
+            return Err(KnowledgeError::Inconsistent(
+                "a gamma is not a positive number",
+            ));
         }
         let k = Knowledge::new(shape3, diamonds, Some(gammas));
         if k.gammas.len() != k.offsets[GROUPS] {
-            return Err(KnowledgeError::Inconsistent("gammas do not match the dictionaries"));
+            return Err(KnowledgeError::Inconsistent(
+                "gammas do not match the dictionaries",
+            ));
         }
         Ok(k)
     }
@@ -158,7 +162,11 @@ impl Knowledge {
     /// Number of 3×3 shapes, of larger shapes, and of features in all.
     #[must_use]
     pub fn sizes(&self) -> (usize, usize, usize) {
-        (self.shape3_keys.len(), self.diamond_keys.len(), self.gammas.len())
+        (
+            self.shape3_keys.len(),
+            self.diamond_keys.len(),
+            self.gammas.len(),
+        )
     }
 
     /// The feature values of raw features: the shapes looked up (the

@@ -31,10 +31,10 @@ impl Default for FitOptions {
     fn default() -> Self {
         FitOptions {
             seed: 2007,
-            sample_every: 24,
-            min_diamond_count: 12,
-            max_diamonds: 160_000,
-            iterations: 12,
+            sample_every: 8,
+            min_diamond_count: 8,
+            max_diamonds: 200_000,
+            iterations: 16,
         }
     }
 }
@@ -227,7 +227,10 @@ pub fn fit(games: &[Game], options: FitOptions, progress: &mut dyn FnMut(&str)) 
             }
         }
         let mean = ll / competitions.len().max(1) as f64;
-        progress(&format!("round {}: mean log-likelihood {mean:.4}", round + 1));
+        progress(&format!(
+            "round {}: mean log-likelihood {mean:.4}",
+            round + 1
+        ));
         log_likelihood.push(mean);
     }
     normalise(&mut k);

@@ -504,7 +504,8 @@ impl Board {
         suicide: Suicide,
         rng: &mut fastrand::Rng,
     ) -> Option<PointIndex> {
-        self.grid.choose_by_scan(c, suicide, rng, AnyStride, |_| true)
+        self.grid
+            .choose_by_scan(c, suicide, rng, AnyStride, |_| true)
     }
 
     /// [`choose_by_scan`](Self::choose_by_scan) among the candidates that

@@ -159,7 +159,10 @@ mod tests {
             beginner.budget(81)
         );
         let full = budget(Level::FULL, &game, &none, Color::Black, Instant::ORIGIN);
-        assert_eq!((full.playouts, full.time), (None, Some(Duration::from_secs(3))));
+        assert_eq!(
+            (full.playouts, full.time),
+            (None, Some(Duration::from_secs(3)))
+        );
         let big = Game::new(BoardSize::NINETEEN, Ruleset::CHINESE);
         let slow = clock("absolute 90 min");
         let full = budget(Level::FULL, &big, &slow, Color::Black, Instant::ORIGIN);

@@ -12,7 +12,8 @@ use std::process::ExitCode;
 /// What to measure.
 #[derive(clap::Subcommand)]
 pub enum Command {
-    /// Light playouts per second of the rules engine, single-threaded.
+    /// Light playouts per second of the rules engine, and the engine's
+    /// inside its search; single-threaded.
     Playouts(playouts::Args),
     /// One Swiss and one McMahon round over 1,000 and 2,000 players.
     Pairing(pairing::Args),

@@ -45,9 +45,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let rate = |k: u64| k as f64 / n.max(1) as f64;
     if args.json {
+        // Written out so the line reads exactly as documented, spaces
+        // included; f64's `Display` is a valid JSON number.
         println!(
-            "{}",
-            serde_json::json!({"positions": n, "top1": rate(top1), "top5": rate(top5)})
+            "{{\"positions\": {n}, \"top1\": {}, \"top5\": {}}}",
+            rate(top1),
+            rate(top5)
         );
     } else {
         println!(
