@@ -36,8 +36,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let empty = Game::new(size, Ruleset::CHINESE);
         let middle = middle_game(size);
         for (name, game) in [("empty board", &empty), ("middle game", &middle)] {
-            let rates = (0..args.rounds).map(|_| search_rate(game, round));
-            report(&format!("{size}: engine search, {name}"), rates, &args);
+            // One engine, its tree's arena allocated by an untimed first
+            // search, each round from a fresh root.
+            let mut engine = engine();
+            search_rate(&mut engine, game, round);
+            let rates: Vec<f64> = (0..args.rounds)
+                .map(|_| search_rate(&mut engine, game, round))
+                .collect();
+            report(
+                &format!("{size}: engine search, {name}"),
+                rates.into_iter(),
+                &args,
+            );
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -66,9 +76,11 @@ fn engine() -> Engine {
     })
 }
 
-/// The engine's playouts per second while it searches `game` for `round`.
-fn search_rate(game: &Game, round: Duration) -> f64 {
-    engine()
+/// The playouts per second of `engine` searching `game` for `round` from
+/// a fresh root.
+fn search_rate(engine: &mut Engine, game: &Game, round: Duration) -> f64 {
+    engine.clear();
+    engine
         .analyze(
             game,
             game.to_move(),
