@@ -97,7 +97,8 @@ export async function challengeDialog(options = {}) {
   const stones = num('stones', 2, { min: 2, max: 9, step: 1 });
   const stonesRow = field(t('form.stones'), stones);
   stonesRow.hidden = true;
-  const rated = h('input', { type: 'checkbox', name: 'rated', checked: true });
+  // Against the computer a game is casual unless the player asks for rated.
+  const rated = h('input', { type: 'checkbox', name: 'rated', checked: !vsComputer });
   const ratedNote = h('small.muted', { hidden: true }, t('form.handicap.rated'));
   const colourGroup = segmented('colour', [['nigiri', t('form.colour.nigiri')], ['black', t('form.colour.black')], ['white', t('form.colour.white')]],
     state.colour, (v) => { state.colour = v; });

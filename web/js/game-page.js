@@ -30,6 +30,9 @@ function handicapStones(handicap) {
   return 0;
 }
 
+/** Whether a seat's name is one of the computer's accounts (`Shoutan-AI-N`). */
+const isComputer = (name) => /^shoutan-ai-/i.test(name ?? '');
+
 /** The page of game `id`; returns the function that leaves it. */
 export function gamePage(root, { id }) {
   const page = new GamePage(root, Number(id));
@@ -549,8 +552,11 @@ class GamePage {
       const caps = this.viewIndex === null ? m.state.captures[color] : pos.captures[color];
       card.querySelector('[data-captures]').textContent = `${t('game.captures')} ${caps}`;
       const toMove = m.state.to_move === color && m.state.status === 'live';
+      // The computer thinks on the server: say so while it does.
+      const thinking = toMove && m.state.phase === 'play' && isComputer(m.players[color].name);
       card.classList.toggle('to-move', toMove);
-      card.querySelector('[data-turn]').textContent = toMove ? t('game.toMove') : '';
+      card.classList.toggle('thinking', thinking);
+      card.querySelector('[data-turn]').textContent = thinking ? t('game.thinking') : toMove ? t('game.toMove') : '';
       const online = this.presence?.online?.[color];
       const presence = card.querySelector('[data-presence]');
       presence.className = `presence ${online ? 'online' : 'away'}`;

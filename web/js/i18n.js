@@ -57,6 +57,7 @@ const en = {
   'computer.levelName': 'Level {level} · {name} {rank}',
   'computer.play': 'Play the computer',
   'computer.more': 'More settings…',
+  'computer.rated': 'Rated (casual unless ticked)',
 
   'col.player': 'Player',
   'col.size': 'Board',
@@ -121,6 +122,7 @@ const en = {
   'game.black': 'Black',
   'game.white': 'White',
   'game.toMove': 'to move',
+  'game.thinking': 'thinking…',
   'game.you': 'you',
   'game.captures': 'Captures',
   'game.komi': 'Komi',
@@ -345,6 +347,7 @@ const zh = {
   'computer.levelName': '{level}级 · {name} {rank}',
   'computer.play': '与电脑对弈',
   'computer.more': '更多设置…',
+  'computer.rated': '计入等级分（不勾选为娱乐棋）',
 
   'col.player': '棋手',
   'col.size': '棋盘',
@@ -409,6 +412,7 @@ const zh = {
   'game.black': '黑',
   'game.white': '白',
   'game.toMove': '行棋',
+  'game.thinking': '思考中…',
   'game.you': '我',
   'game.captures': '提子',
   'game.komi': '贴目',

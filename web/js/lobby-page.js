@@ -53,7 +53,7 @@ export function lobbyPage(root) {
   const searchResults = h('ul.search-results', { dataset: { role: 'search-results' } });
   const tabCount = { challenges: h('span.count'), live: h('span.count') };
   /** The choices of the computer card, kept when the page is redrawn. */
-  const computer = { level: 1, size: 9, time: '10+5×30s' };
+  const computer = { level: 1, size: 9, time: '10+5×30s', rated: false };
 
   const me = () => session.user;
   /** The clock in a few characters, its system named below, the whole in the tooltip. */
@@ -159,7 +159,7 @@ export function lobbyPage(root) {
       : { system: 'byo_yomi', main: preset.main * 60_000, periods: preset.periods, period: preset.period * 1000 };
     button.disabled = true;
     try {
-      toGame(await post('/api/computer/games', { level: computer.level, size: computer.size, time_control, colour: 'nigiri', ruleset: 'chinese' }));
+      toGame(await post('/api/computer/games', { level: computer.level, size: computer.size, time_control, colour: 'nigiri', ruleset: 'chinese', rated: computer.rated }));
     } catch (e) {
       error.textContent = apiErrorText(e);
       error.hidden = false;
@@ -188,6 +188,7 @@ export function lobbyPage(root) {
     const time = h('select', { name: 'computer-time', onchange: (e) => { computer.time = e.target.value; } },
       ...COMPUTER_TIMES.map((c) => h('option', { value: c.key }, c.main === undefined ? t('form.time.none') : `${c.key} ${t('form.time.byo_yomi')}`)));
     time.value = computer.time;
+    const rated = h('input', { type: 'checkbox', name: 'computer-rated', checked: computer.rated, onchange: (e) => { computer.rated = e.target.checked; } });
     const play = h('button.primary.wide', { type: 'button', dataset: { action: 'play-computer' }, onclick: () => playComputer(play, error) }, t('computer.play'));
     return h('div.card.computer-card', { dataset: { role: 'computer' } },
       h('h2', null, t('computer.title')),
@@ -196,6 +197,7 @@ export function lobbyPage(root) {
       h('div.field', null, h('span', null, t('form.size')),
         segmented('computer-size', [[9, '9×9'], [13, '13×13'], [19, '19×19']], computer.size, (v) => { computer.size = v; })),
       h('label.field', null, h('span', null, t('form.time')), time),
+      h('label.check', null, rated, t('computer.rated')),
       error,
       play,
       h('button.ghost.wide', {

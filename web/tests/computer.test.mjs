@@ -62,8 +62,11 @@ describe('playing the computer from the lobby', needsChromium(), () => {
     await card.locator('select[name=level]').selectOption('1');
     await card.locator('[data-name=computer-size] [data-value="9"]').click();
     await card.locator('select[name=computer-time]').selectOption('10+5×30s');
+    // Casual unless the player ticks "Rated".
+    assert.equal(await card.locator('input[name=computer-rated]').isChecked(), false);
     await card.locator('[data-action=play-computer]').click();
     await page.waitForURL(/\/game\/\d+$/);
+    await page.locator('.meta-rules', { hasText: 'Casual' }).waitFor();
     you = await seatOf(page);
     assert.ok(you === 'black' || you === 'white', `a seat, not ${you}`);
     computerColor = you === 'black' ? 'white' : 'black';

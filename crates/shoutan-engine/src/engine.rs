@@ -17,6 +17,10 @@ use crate::endgame::{self, FinalStatus};
 use crate::search::{self, Root, Shared};
 use crate::tree::{PASS, Selection, Tree};
 
+/// The weight of the move knowledge in the search (see
+/// [`Selection::policy_weight`]).
+const POLICY_WEIGHT: f32 = 0.5;
+
 /// How much thinking a move may take: the search stops at the first limit
 /// reached (or when stopped). Without any limit it runs until stopped.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -337,6 +341,7 @@ impl Engine {
                 3000.0
             },
             exploration: 0.0,
+            policy_weight: POLICY_WEIGHT,
         };
         let shared = Shared::new(
             &self.tree,
@@ -460,7 +465,10 @@ impl Engine {
             return Decision::Pass;
         };
         let area = game.size().area();
-        if self.config.resign_below > 0.0
+        // Cleanup settles the dead stones of a game already played out:
+        // no resigning there.
+        if mode == Mode::Normal
+            && self.config.resign_below > 0.0
             && best.winrate < self.config.resign_below
             && analysis.visits >= 200
             && game.turns().len() >= area / 4

@@ -16,11 +16,13 @@
 //! | 7     | 2 500             | 0.3         |
 //! | 8     | 6 000             | 0.15        |
 //! | 9     | 15 000            | 0           |
-//! | 10    | the clock (or 2 s a move without one) | 0 |
+//! | 10    | the clock, at most 3 s a move on 9×9 and 6 s on 19×19 | 0 |
 
 use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
+
+use crate::Budget;
 
 /// A playing level between 1 and 10.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -76,10 +78,31 @@ impl Level {
         TABLE.get(usize::from(self.0) - 1).map_or(0.0, |&(_, t)| t)
     }
 
-    /// Thinking time per move at full strength when the game has no clock.
+    /// What a move may take at this level on a board of `area` points:
+    /// its playouts, within [`max_time`](Self::max_time) (the caller
+    /// shortens it further to what the clock allows).
     #[must_use]
-    pub fn default_time(self) -> Duration {
-        Duration::from_secs(2)
+    pub fn budget(self, area: usize) -> Budget {
+        Budget {
+            playouts: self.playouts(),
+            time: Some(self.max_time(area)),
+        }
+    }
+
+    /// The most a move may take at this level on a board of `area` points,
+    /// however much the clock allows: 3 s on 9×9 rising with the area to
+    /// 6 s on 19×19 at full strength (a playing partner answers promptly),
+    /// a tenth of that below full strength, where the playouts decide and
+    /// this is only a safety limit.
+    #[must_use]
+    pub fn max_time(self, area: usize) -> Duration {
+        let full = 3.0 + 3.0 * (area.saturating_sub(81) as f64 / 280.0).min(1.0);
+        let secs = if self.playouts().is_some() {
+            full / 10.0
+        } else {
+            full
+        };
+        Duration::from_secs_f64(secs)
     }
 }
 
@@ -116,6 +139,17 @@ mod tests {
         assert_eq!(Level::FULL.playouts(), None);
         assert_eq!(Level::FULL.temperature(), 0.0);
         assert!(Level::BEGINNER.temperature() > Level::new(5).unwrap().temperature());
+    }
+
+    #[test]
+    fn full_strength_answers_within_three_seconds_on_9x9_and_six_on_19x19() {
+        assert_eq!(Level::FULL.max_time(81), Duration::from_secs(3));
+        assert_eq!(
+            Level::FULL.max_time(169),
+            Duration::from_secs_f64(3.0 + 3.0 * 88.0 / 280.0)
+        );
+        assert_eq!(Level::FULL.max_time(361), Duration::from_secs(6));
+        assert!(Level::new(9).unwrap().max_time(361) < Duration::from_secs(1));
     }
 
     #[test]

@@ -2,9 +2,11 @@
 //! playouts on the board of `shoutan-rules`, and the GTP front end that lets
 //! interfaces (Sabaki, GoGui) and other engines (GNU Go, KataGo) talk to it.
 //!
-//! - The search: priors from weiqi knowledge, RAVE/AMAF, playouts that
-//!   capture, escape atari, avoid self-atari and play good 3×3 shapes, one
-//!   tree shared by lock-free threads, reused from move to move.
+//! - The search: priors from move knowledge learned from strong players'
+//!   games ([`knowledge`]), ladder reading, RAVE/AMAF, playouts on the
+//!   one playout loop of `shoutan-rules` that capture, escape atari, avoid
+//!   self-atari and answer with learned 3×3 shapes, one tree shared by
+//!   lock-free threads, reused from move to move.
 //! - Time management from the clock ([`TimeControl`], [`ClockReading`]),
 //!   resignation when hopeless, correct endgames under area and territory
 //!   counting, ownership and a score estimate ([`Analysis`]).
@@ -51,8 +53,9 @@ mod clock;
 mod endgame;
 mod engine;
 pub mod gtp;
+pub mod knowledge;
+mod ladder;
 mod level;
-mod pattern;
 mod playout;
 mod prior;
 mod search;

@@ -1,14 +1,16 @@
-//! Playouts with cheap weiqi knowledge: answer the last move (capture the
-//! stone that just ran into atari, save one's own stones it put in atari,
-//! play a good 3×3 shape next to it), otherwise a random move that neither
-//! fills one's own eye nor puts a chain of several stones into atari.
-//! Playouts end when both sides pass for want of such moves, and are counted
-//! by area (stones plus single-point eyes), the way every playout engine
-//! counts, whatever the ruleset of the game (see `Scoring`).
+//! The engine's playouts: the one playout loop of `shoutan-rules` (on
+//! its fast board) with the engine's policy. Answer the last move first —
+//! capture the stones that just ran into atari, save one's own stones it
+//! put in atari — else, often, a point next to it drawn by the learned
+//! strength of its 3×3 shape and its distance, and otherwise a uniform
+//! draw that is neither one's own eye nor a self-atari of several stones.
+//! Playouts end when both sides pass for want of such moves, and are
+//! counted by area (stones plus single-point eyes), the way every playout
+//! engine counts, whatever the ruleset of the game (see `Scoring`).
 
-use shoutan_rules::{Board, Color, PointIndex, Suicide, Tie};
+use shoutan_rules::{Board, Color, PlayoutPolicy, PointIndex, Suicide, Tie};
 
-use crate::pattern::is_good_shape;
+use crate::knowledge::{Knowledge, shape3};
 use crate::tactics::{escapes, is_self_atari};
 
 /// How a finished playout is turned into a winner.
@@ -39,201 +41,141 @@ impl Scoring {
     }
 }
 
-/// What a playout leaves behind besides the board.
-pub(crate) struct Outcome {
-    /// Black's area minus white's.
-    pub(crate) area: i32,
-}
-
-/// Reused buffers of one thread.
-#[derive(Default)]
-pub(crate) struct Scratch {
-    candidates: Vec<PointIndex>,
-}
-
 /// Probability (in 1/256) of accepting a single-stone self-atari as a random
 /// move: such throw-ins destroy eyes, but most of them only waste a move.
 const SINGLE_SELF_ATARI: u8 = 96;
 
-/// Plays from `board` with `to_move` until two passes or `max_moves`,
-/// recording the moves into `record`; `last` is the previous move, the one
-/// the first player answers.
+/// Plays `board` out from `to_move` (after the stone `last`, if any) with
+/// the engine's policy, recording every stone in `record`; returns black's
+/// area minus white's.
 pub(crate) fn run(
     board: &mut Board,
-    mut to_move: Color,
-    mut last: Option<PointIndex>,
-    max_moves: usize,
-    rng: &mut fastrand::Rng,
-    scratch: &mut Scratch,
-    record: &mut Vec<(PointIndex, Color)>,
-) -> Outcome {
-    let mercy = board.size().area() as u32 / 3;
-    let mut passes = 0;
-    let mut moves = 0;
-    while passes < 2 && moves < max_moves {
-        match choose(board, to_move, last, rng, scratch) {
-            Some(i) => {
-                board.play_unchecked(i, to_move);
-                record.push((i, to_move));
-                last = Some(i);
-                passes = 0;
-                moves += 1;
-            }
-            None => {
-                board.clear_ko();
-                last = None;
-                passes += 1;
-            }
-        }
-        to_move = to_move.opponent();
-        let (b, w) = (board.captures(Color::Black), board.captures(Color::White));
-        if b.abs_diff(w) > mercy {
-            // One side has lost so much that the rest is noise.
-            let area = board.size().area() as i32;
-            return Outcome {
-                area: if b > w { area } else { -area },
-            };
-        }
-    }
-    Outcome {
-        area: area_score(board),
-    }
-}
-
-/// The move the policy picks for `c`, or `None` to pass.
-pub(crate) fn choose(
-    board: &Board,
-    c: Color,
+    to_move: Color,
     last: Option<PointIndex>,
+    policy: &mut Policy,
     rng: &mut fastrand::Rng,
-    scratch: &mut Scratch,
-) -> Option<PointIndex> {
-    if let Some(last) = last
-        && board.stone(last) == Some(c.opponent())
-    {
-        if let Some(i) = answer_atari(board, c, last, rng, scratch) {
-            return Some(i);
-        }
-        if let Some(i) = good_shape_near(board, c, last, rng, scratch) {
-            return Some(i);
-        }
-    }
-    random_move(board, c, rng)
+) -> i32 {
+    policy.last = last;
+    let max_moves = 3 * board.size().area();
+    shoutan_rules::playout(board, to_move, Suicide::Forbidden, max_moves, policy, rng);
+    shoutan_rules::playout_area(board)
 }
 
-/// Captures the last move's chain if it is in atari, or saves a chain of
-/// `c` next to it that it put in atari.
-fn answer_atari(
-    board: &Board,
-    c: Color,
-    last: PointIndex,
-    rng: &mut fastrand::Rng,
-    scratch: &mut Scratch,
-) -> Option<PointIndex> {
-    let out = &mut scratch.candidates;
-    out.clear();
-    if let Some(take) = board.atari_liberty(last) {
-        out.push(take);
-    }
-    for n in board.neighbors(last) {
-        if board.stone(n) == Some(c) && board.in_atari(n) {
-            escapes(board, n, c, out);
-        }
-    }
-    out.retain(|&i| board.is_legal(i, c, Suicide::Forbidden));
-    pick(out, rng)
+/// The engine's playout policy, with the stones of the playout it records
+/// (for AMAF) and its buffers.
+pub(crate) struct Policy {
+    knowledge: &'static Knowledge,
+    last: Option<PointIndex>,
+    /// The stones played, with their colour.
+    pub(crate) record: Vec<(PointIndex, Color)>,
+    candidates: Vec<PointIndex>,
+    weights: Vec<(PointIndex, f32)>,
 }
 
-/// A good 3×3 shape on one of the 8 points around the last move.
-fn good_shape_near(
-    board: &Board,
-    c: Color,
-    last: PointIndex,
-    rng: &mut fastrand::Rng,
-    scratch: &mut Scratch,
-) -> Option<PointIndex> {
-    let out = &mut scratch.candidates;
-    out.clear();
-    for i in board
-        .neighbors(last)
-        .into_iter()
-        .chain(board.diagonals(last))
-    {
-        if board.is_empty(i)
-            && is_good_shape(board, i)
-            && !board.is_eye(i, c)
-            && board.is_legal(i, c, Suicide::Forbidden)
-            && !is_self_atari(board, i, c)
-        {
-            out.push(i);
+impl Policy {
+    /// A policy with `knowledge`'s shapes.
+    pub(crate) fn new(knowledge: &'static Knowledge) -> Policy {
+        Policy {
+            knowledge,
+            last: None,
+            record: Vec::new(),
+            candidates: Vec::new(),
+            weights: Vec::new(),
         }
     }
-    pick(out, rng)
-}
 
-fn pick(v: &[PointIndex], rng: &mut fastrand::Rng) -> Option<PointIndex> {
-    (!v.is_empty()).then(|| v[rng.usize(..v.len())])
-}
-
-/// A random legal move that does not fill `c`'s own eye and is not a
-/// self-atari of several stones.
-fn random_move(board: &Board, c: Color, rng: &mut fastrand::Rng) -> Option<PointIndex> {
-    let empties = board.empty_points();
-    let n = empties.len();
-    if n == 0 {
-        return None;
-    }
-    let start = rng.usize(..n);
-    for k in 0..n {
-        let i = empties[(start + k) % n];
-        if board.is_eye(i, c) || !board.is_legal(i, c, Suicide::Forbidden) {
-            continue;
+    /// Captures the last move's chain if it is in atari, or saves a chain
+    /// of `c` next to it that it put in atari.
+    fn answer_atari(
+        &mut self,
+        board: &Board,
+        c: Color,
+        last: PointIndex,
+        rng: &mut fastrand::Rng,
+    ) -> Option<PointIndex> {
+        let out = &mut self.candidates;
+        out.clear();
+        if let Some(take) = board.atari_liberty(last) {
+            out.push(take);
         }
-        if is_self_atari(board, i, c) {
-            let joins = board
-                .neighbors(i)
-                .into_iter()
-                .any(|m| board.stone(m) == Some(c));
-            if joins || rng.u8(..) >= SINGLE_SELF_ATARI {
-                continue;
+        for n in board.neighbors(last) {
+            if board.stone(n) == Some(c) && board.in_atari(n) {
+                escapes(board, n, c, out);
             }
         }
-        return Some(i);
+        (!out.is_empty()).then(|| out[rng.usize(..out.len())])
     }
-    None
-}
 
-/// Area of a finished playout, black minus white: stones plus empty points
-/// whose neighbours are all of one colour.
-pub(crate) fn area_score(board: &Board) -> i32 {
-    let mut score = 0;
-    for p in board.size().points() {
-        score += match owner(board, board.index(p)) {
-            Some(Color::Black) => 1,
-            Some(Color::White) => -1,
-            None => 0,
-        };
-    }
-    score
-}
-
-/// Who a point of a finished playout belongs to: the stone's colour, or the
-/// colour surrounding an empty point alone.
-#[inline]
-pub(crate) fn owner(board: &Board, i: PointIndex) -> Option<Color> {
-    if let Some(c) = board.stone(i) {
-        return Some(c);
-    }
-    let mut seen = [false, false];
-    for n in board.neighbors(i) {
-        if let Some(c) = board.stone(n) {
-            seen[c.index()] = true;
+    /// A point around the last move, drawn by the learned strength of
+    /// its shape and distance against the rest of the board (whose points
+    /// weigh as much as an empty shape far away): the local answer a strong
+    /// player sees, with a tenuki as often as the strengths say.
+    fn local_shape(
+        &mut self,
+        board: &Board,
+        c: Color,
+        last: PointIndex,
+        rng: &mut fastrand::Rng,
+    ) -> Option<PointIndex> {
+        let k = self.knowledge;
+        let weights = &mut self.weights;
+        weights.clear();
+        let mut total = 0.0;
+        let near = board.neighbors(last).map(|n| (n, k.near_gamma(false)));
+        let diagonal = board.diagonals(last).map(|n| (n, k.near_gamma(true)));
+        for (i, distance) in near.into_iter().chain(diagonal) {
+            if board.is_empty(i) {
+                let w = k.shape3_gamma(shape3(board, i, c)) * distance;
+                total += w;
+                weights.push((i, w));
+            }
         }
+        let elsewhere = board.empty_points().len() as f32 * k.far_gamma();
+        let mut x = rng.f32() * (total + elsewhere);
+        for &(i, w) in weights.iter() {
+            if x < w {
+                return (!is_self_atari(board, i, c)).then_some(i);
+            }
+            x -= w;
+        }
+        None
     }
-    match seen {
-        [true, false] => Some(Color::Black),
-        [false, true] => Some(Color::White),
-        _ => None,
+}
+
+impl PlayoutPolicy for Policy {
+    const VETOES: bool = true;
+
+    #[inline]
+    fn suggest(&mut self, board: &Board, c: Color, rng: &mut fastrand::Rng) -> Option<PointIndex> {
+        let last = self.last?;
+        if board.stone(last) != Some(c.opponent()) {
+            return None;
+        }
+        self.answer_atari(board, c, last, rng)
+            .or_else(|| self.local_shape(board, c, last, rng))
+    }
+
+    #[inline]
+    fn accept(&mut self, board: &Board, i: PointIndex, c: Color, rng: &mut fastrand::Rng) -> bool {
+        if !is_self_atari(board, i, c) {
+            return true;
+        }
+        let joins = board
+            .neighbors(i)
+            .into_iter()
+            .any(|m| board.stone(m) == Some(c));
+        !joins && rng.u8(..) < SINGLE_SELF_ATARI
+    }
+
+    #[inline]
+    fn played(&mut self, _: &Board, i: PointIndex, c: Color) {
+        self.last = Some(i);
+        self.record.push((i, c));
+    }
+
+    #[inline]
+    fn passed(&mut self, _: Color) {
+        self.last = None;
     }
 }
 
@@ -244,6 +186,21 @@ mod tests {
 
     fn at(board: &Board, s: &str) -> PointIndex {
         board.index(Point::from_gtp(s, board.size()).unwrap())
+    }
+
+    fn policy() -> Policy {
+        Policy::new(Knowledge::shipped())
+    }
+
+    /// The policy's suggestion for `c` after `last`, for 20 seeds.
+    fn suggestions(board: &Board, c: Color, last: &str) -> Vec<Option<PointIndex>> {
+        (0..20)
+            .map(|seed| {
+                let mut p = policy();
+                p.last = Some(at(board, last));
+                p.suggest(board, c, &mut fastrand::Rng::with_seed(seed))
+            })
+            .collect()
     }
 
     #[test]
@@ -258,12 +215,8 @@ mod tests {
             . . . . ."
             .parse()
             .unwrap();
-        let last = at(&board, "C2");
-        for seed in 0..20 {
-            let mut rng = fastrand::Rng::with_seed(seed);
-            let mut scratch = Scratch::default();
-            let mv = choose(&board, Color::Black, Some(last), &mut rng, &mut scratch);
-            assert_eq!(mv, Some(at(&board, "C1")), "seed {seed}");
+        for mv in suggestions(&board, Color::Black, "C2") {
+            assert_eq!(mv, Some(at(&board, "C1")));
         }
     }
 
@@ -279,12 +232,37 @@ mod tests {
             . . . . ."
             .parse()
             .unwrap();
-        let last = at(&board, "B3");
-        for seed in 0..20 {
-            let mut rng = fastrand::Rng::with_seed(seed);
-            let mut scratch = Scratch::default();
-            let mv = choose(&board, Color::Black, Some(last), &mut rng, &mut scratch);
-            assert_eq!(mv, Some(at(&board, "B1")), "seed {seed}");
+        for mv in suggestions(&board, Color::Black, "B3") {
+            assert_eq!(mv, Some(at(&board, "B1")));
+        }
+    }
+
+    #[test]
+    fn without_a_last_move_the_draw_is_uniform() {
+        // One stone from the empty 5×5 board, 10 000 times: every point
+        // about as often (within a fifth of the mean: ten deviations).
+        let empty = Board::new(BoardSize::new(5).unwrap());
+        let mut rng = fastrand::Rng::with_seed(5);
+        let mut seen = std::collections::HashMap::new();
+        let mut board = empty.clone();
+        let mut p = policy();
+        for _ in 0..10_000 {
+            board.clone_from(&empty);
+            p.record.clear();
+            p.last = None;
+            shoutan_rules::playout(
+                &mut board,
+                Color::Black,
+                Suicide::Forbidden,
+                1,
+                &mut p,
+                &mut rng,
+            );
+            *seen.entry(p.record[0].0).or_insert(0u32) += 1;
+        }
+        assert_eq!(seen.len(), 25);
+        for (i, n) in seen {
+            assert!(n.abs_diff(400) < 80, "{:?}: {n}", empty.point(i));
         }
     }
 
@@ -301,18 +279,10 @@ mod tests {
             .parse()
             .unwrap();
         let mut rng = fastrand::Rng::with_seed(1);
-        let mut record = Vec::new();
-        let out = run(
-            &mut board,
-            Color::Black,
-            None,
-            100,
-            &mut rng,
-            &mut Scratch::default(),
-            &mut record,
-        );
-        assert!(record.is_empty(), "black filled an eye: {record:?}");
-        assert_eq!(out.area, 25);
+        let mut p = policy();
+        let area = run(&mut board, Color::Black, None, &mut p, &mut rng);
+        assert!(p.record.is_empty(), "black filled an eye: {:?}", p.record);
+        assert_eq!(area, 25);
     }
 
     #[test]
@@ -320,18 +290,21 @@ mod tests {
         let mut rng = fastrand::Rng::with_seed(3);
         for size in [BoardSize::NINE, BoardSize::NINETEEN] {
             let mut board = Board::new(size);
-            let mut record = Vec::new();
-            let out = run(
-                &mut board,
-                Color::Black,
-                None,
-                3 * size.area(),
-                &mut rng,
-                &mut Scratch::default(),
-                &mut record,
-            );
-            assert!(record.len() > size.area() / 2);
-            assert!(out.area.unsigned_abs() as usize <= size.area());
+            let mut p = policy();
+            let area = run(&mut board, Color::Black, None, &mut p, &mut rng);
+            assert!(p.record.len() > size.area() / 2);
+            assert!(area.unsigned_abs() as usize <= size.area());
+            for &i in board.empty_points() {
+                for c in Color::ALL {
+                    assert!(
+                        board.is_eye(i, c)
+                            || !board.is_legal(i, c, Suicide::Forbidden)
+                            || is_self_atari(&board, i, c),
+                        "{c:?} could still play {:?}:\n{board}",
+                        board.point(i)
+                    );
+                }
+            }
         }
     }
 

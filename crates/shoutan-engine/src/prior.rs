@@ -1,46 +1,26 @@
-//! Prior knowledge for new tree nodes: before a move has been searched it
-//! starts with pseudo-results that say what a player sees at a glance —
-//! captures and escapes are urgent, self-atari is bad, good shape and
-//! answering the last move are natural, the first and second lines of an
-//! empty area are slow. Moves into one's own eye are left out of the tree.
+//! Prior knowledge for new tree nodes: the learned move knowledge's
+//! probability that a strong player picks each move (see
+//! [`crate::knowledge`]), which steers the search towards the moves worth
+//! reading before any playout has told them apart. Every child also starts
+//! with a few even pseudo-results, and the pass with poor ones. Moves into
+//! one's own eye are left out of the tree.
 
-use shoutan_rules::{Board, Color, Point, PointIndex, Suicide};
+use shoutan_rules::{Board, Color, PointIndex};
 
-use crate::pattern::is_good_shape;
-use crate::tactics::{captures, escapes, is_self_atari};
+use crate::knowledge::{Knowledge, Reader, Situation};
 use crate::tree::{NewChild, PASS};
 
-/// Pseudo-visits and wins, added up from the heuristics that apply.
-#[derive(Clone, Copy)]
-struct Prior {
-    visits: f32,
-    wins: f32,
-}
+/// Pseudo-visits of every child, half of them won.
+const EVEN_VISITS: u16 = 10;
 
-impl Prior {
-    const EVEN: Prior = Prior {
-        visits: 10.0,
-        wins: 5.0,
-    };
-
-    fn add(&mut self, visits: f32, wins: f32) {
-        self.visits += visits;
-        self.wins += wins;
-    }
-
-    fn child(self, mv: u16) -> NewChild {
-        NewChild {
-            mv,
-            prior_visits: self.visits.min(1000.0) as u16,
-            prior_wins: (2.0 * self.wins).min(2000.0) as u16,
-        }
-    }
-}
+/// The probability given to the pass before any playout.
+const PASS_POLICY: f32 = 0.001;
 
 /// Reused buffers.
 #[derive(Default)]
 pub(crate) struct PriorScratch {
-    urgent: Vec<PointIndex>,
+    reader: Reader,
+    strengths: Vec<(PointIndex, f32)>,
 }
 
 /// The children of a position with `c` to move and their priors, written to
@@ -49,123 +29,59 @@ pub(crate) struct PriorScratch {
 pub(crate) fn children(
     board: &Board,
     c: Color,
-    last: Option<PointIndex>,
+    last: [Option<PointIndex>; 2],
     allowed: &dyn Fn(PointIndex) -> bool,
     scratch: &mut PriorScratch,
     out: &mut Vec<NewChild>,
 ) {
     out.clear();
-    let size = board.size();
-    let n = i32::from(size.get());
-    // Escapes for every chain of `c` in atari anywhere on the board.
-    let urgent = &mut scratch.urgent;
-    urgent.clear();
-    for p in size.points() {
-        let i = board.index(p);
-        if board.stone(i) == Some(c) && board.chain_id(i) == i && board.in_atari(i) {
-            escapes(board, i, c, urgent);
-        }
+    let s = Situation {
+        board,
+        to_move: c,
+        last: last[0],
+        before_last: last[1],
+    };
+    let strengths = &mut scratch.strengths;
+    Knowledge::shipped().strengths(&s, &mut scratch.reader, allowed, strengths);
+    let total: f32 = strengths
+        .iter()
+        .map(|&(_, w)| w)
+        .sum::<f32>()
+        .max(f32::MIN_POSITIVE);
+    for &(i, w) in strengths.iter() {
+        out.push(NewChild {
+            mv: i.get() as u16,
+            prior_visits: EVEN_VISITS,
+            prior_wins: EVEN_VISITS,
+            policy: policy_units((1.0 - PASS_POLICY) * w / total),
+        });
     }
-    let stones = board.stone_count(Color::Black) + board.stone_count(Color::White);
-    let opening = stones * 4 < size.area();
-    for p in size.points() {
-        let i = board.index(p);
-        if !board.is_empty(i)
-            || board.is_eye(i, c)
-            || !board.is_legal(i, c, Suicide::Forbidden)
-            || !allowed(i)
-        {
-            continue;
-        }
-        let mut prior = Prior::EVEN;
-        let takes = captures(board, i, c);
-        if takes {
-            let biggest = board
-                .neighbors(i)
-                .into_iter()
-                .filter(|&m| board.stone(m) == Some(c.opponent()) && board.in_atari(m))
-                .map(|m| board.chain_len(m))
-                .max()
-                .unwrap_or(1) as f32;
-            let w = (10.0 + 4.0 * biggest).min(40.0);
-            prior.add(w, w);
-        }
-        if urgent.contains(&i) {
-            prior.add(15.0, 15.0);
-        }
-        if !takes && is_self_atari(board, i, c) {
-            prior.add(20.0, 0.0);
-        }
-        if is_good_shape(board, i) {
-            prior.add(10.0, 10.0);
-        }
-        if let Some(l) = last
-            && near(board, i, l)
-        {
-            prior.add(6.0, 5.0);
-        }
-        if quiet(board, i) {
-            match line(p, n) {
-                1 => prior.add(15.0, 0.0),
-                2 => prior.add(10.0, 2.0),
-                // The third and fourth lines open a big board; on small
-                // boards the centre is as good.
-                3 | 4 if opening => prior.add(10.0, 8.0),
-                _ if opening && n <= 13 => prior.add(10.0, 8.0),
-                _ => {}
-            }
-        }
-        out.push(prior.child(i.get() as u16));
-    }
-    out.push(
-        Prior {
-            visits: 20.0,
-            wins: 2.0,
-        }
-        .child(PASS),
-    );
+    out.push(NewChild {
+        mv: PASS,
+        prior_visits: 20,
+        prior_wins: 4,
+        policy: policy_units(PASS_POLICY),
+    });
 }
 
-/// The line a point is on, counted from the nearest edge (1 = first line).
-fn line(p: Point, n: i32) -> i32 {
-    let (x, y) = (i32::from(p.col()), i32::from(p.row()));
-    1 + x.min(y).min(n - 1 - x).min(n - 1 - y)
-}
-
-/// Whether `i` is within two steps (Chebyshev distance 2) of `l`.
-fn near(board: &Board, i: PointIndex, l: PointIndex) -> bool {
-    let (a, b) = (board.point(i), board.point(l));
-    a.col().abs_diff(b.col()) <= 2 && a.row().abs_diff(b.row()) <= 2
-}
-
-/// Whether no stone stands within Manhattan distance 2 of `i`.
-fn quiet(board: &Board, i: PointIndex) -> bool {
-    for n in board.neighbors(i) {
-        if board.stone(n).is_some() {
-            return false;
-        }
-        if board.is_on_board(n) {
-            for m in board.neighbors(n) {
-                if board.stone(m).is_some() {
-                    return false;
-                }
-            }
-        }
-    }
-    board.diagonals(i).iter().all(|&d| board.stone(d).is_none())
+/// A probability in the tree's units (1/65535).
+fn policy_units(p: f32) -> u16 {
+    (p * 65535.0).round().clamp(0.0, 65535.0) as u16
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use shoutan_rules::Point;
 
-    fn prior_of(board: &Board, c: Color, s: &str, last: Option<&str>) -> (u16, u16) {
+    /// The policy of the move `s` among the children for `c`, in [0, 1].
+    fn policy_of(board: &Board, c: Color, s: &str) -> f32 {
         let at = |s: &str| board.index(Point::from_gtp(s, board.size()).unwrap());
         let mut out = Vec::new();
         children(
             board,
             c,
-            last.map(at),
+            [None, None],
             &|_| true,
             &mut PriorScratch::default(),
             &mut out,
@@ -175,11 +91,7 @@ mod tests {
             .iter()
             .find(|k| k.mv == mv)
             .expect("the move is a child");
-        (child.prior_visits, child.prior_wins)
-    }
-
-    fn rate((v, w): (u16, u16)) -> f32 {
-        f32::from(w) / (2.0 * f32::from(v))
+        f32::from(child.policy) / 65535.0
     }
 
     #[test]
@@ -194,10 +106,11 @@ mod tests {
             . . . . ."
             .parse()
             .unwrap();
-        let capture = rate(prior_of(&board, Color::Black, "C1", None));
-        let self_atari = rate(prior_of(&board, Color::Black, "A5", None));
-        assert!(capture > 0.7, "{capture}");
-        assert!(self_atari < 0.3, "{self_atari}");
+        let capture = policy_of(&board, Color::Black, "C1");
+        let self_atari = policy_of(&board, Color::Black, "A5");
+        assert!(capture > 50.0 * self_atari, "{capture} {self_atari}");
+        // And far above an even share of the 21 moves.
+        assert!(capture > 2.0 / 21.0, "{capture}");
     }
 
     #[test]
@@ -214,7 +127,7 @@ mod tests {
         children(
             &board,
             Color::Black,
-            None,
+            [None, None],
             &|_| true,
             &mut PriorScratch::default(),
             &mut out,
@@ -226,17 +139,24 @@ mod tests {
         assert_eq!(out.last().map(|k| k.mv), Some(PASS));
         // 25 points, 3 stones, 1 eye: 21 moves and the pass.
         assert_eq!(out.len(), 22);
+        let total: u32 = out.iter().map(|k| u32::from(k.policy)).sum();
+        assert!(
+            total.abs_diff(65535) < 40,
+            "the policy sums to one: {total}"
+        );
     }
 
     #[test]
-    fn the_first_line_of_an_empty_board_is_slow() {
+    fn the_first_lines_of_an_empty_board_are_slow() {
         let board = Board::new(shoutan_rules::BoardSize::NINETEEN);
-        let edge = rate(prior_of(&board, Color::Black, "A10", None));
-        let third = rate(prior_of(&board, Color::Black, "C10", None));
-        let fourth = rate(prior_of(&board, Color::Black, "D16", None));
+        let edge = policy_of(&board, Color::Black, "A10");
+        let second = policy_of(&board, Color::Black, "B14");
+        let third = policy_of(&board, Color::Black, "C16");
+        let fourth = policy_of(&board, Color::Black, "D16");
+        // The 4-4 and 3-4 points open; the first two lines almost never.
         assert!(
-            edge < 0.3 && third > 0.55 && fourth > 0.55,
-            "{edge} {third} {fourth}"
+            edge < 0.001 && second < 0.001 && third > 0.02 && fourth > 0.05,
+            "{edge} {second} {third} {fourth}"
         );
     }
 }

@@ -8,7 +8,8 @@ use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU32, AtomicU64, Ordering::R
 use shoutan_rules::{Board, Color, Game, Move, PointIndex, Turn};
 
 use crate::analysis::{Analysis, MoveInfo, lower_bound};
-use crate::playout::{self, Scoring, Scratch};
+use crate::knowledge::Knowledge;
+use crate::playout::{self, Policy, Scoring};
 use crate::prior::{self, PriorScratch};
 use crate::tree::{NewChild, PASS, Selection, Tree};
 
@@ -16,8 +17,8 @@ use crate::tree::{NewChild, PASS, Selection, Tree};
 pub(crate) struct Root {
     pub(crate) board: Board,
     pub(crate) color: Color,
-    /// The previous move, if it was a stone.
-    pub(crate) last: Option<PointIndex>,
+    /// The previous two moves, where they were stones (the last first).
+    pub(crate) last: [Option<PointIndex>; 2],
     /// Whether the previous turn was a pass (0 or 1).
     pub(crate) passes: u8,
     pub(crate) scoring: Scoring,
@@ -39,12 +40,13 @@ impl Root {
             cells[i.get()] = Some(i);
         }
         let turns = game.turns();
-        let last = match turns.last() {
+        let stone = |k: usize| match turns.iter().rev().nth(k) {
             Some(Turn {
                 mv: Move::Play(p), ..
             }) => Some(board.index(*p)),
             _ => None,
         };
+        let last = [stone(0), stone(1)];
         // The root is never over: after two passes play has resumed (a
         // dispute), and only one pass counts towards the end.
         let passes = u8::from(turns.last().is_some_and(|t| t.mv == Move::Pass));
@@ -157,13 +159,12 @@ fn half_wins(winner: Option<Color>, c: Color) -> u32 {
 struct Worker {
     board: Board,
     rng: fastrand::Rng,
-    scratch: Scratch,
+    policy: Policy,
     prior_scratch: PriorScratch,
     children: Vec<NewChild>,
     path: Vec<u32>,
     /// Tree moves with their player.
     moves: Vec<(u16, Color)>,
-    record: Vec<(PointIndex, Color)>,
     first: Vec<u8>,
     own_black: Vec<u32>,
     own_white: Vec<u32>,
@@ -178,12 +179,11 @@ pub(crate) fn work(shared: &Shared, seed: u64) {
     let mut w = Worker {
         board: root.board.clone(),
         rng: fastrand::Rng::with_seed(seed),
-        scratch: Scratch::default(),
+        policy: Policy::new(Knowledge::shipped()),
         prior_scratch: PriorScratch::default(),
         children: Vec::new(),
         path: Vec::new(),
         moves: Vec::new(),
-        record: Vec::new(),
         first: vec![0; root.cells.len()],
         own_black: vec![0; area],
         own_white: vec![0; area],
@@ -210,7 +210,7 @@ impl Worker {
         self.board.clone_from(&root.board);
         self.path.clear();
         self.moves.clear();
-        self.record.clear();
+        self.policy.record.clear();
         let mut node = 0;
         let mut c = root.color;
         let mut last = root.last;
@@ -243,12 +243,12 @@ impl Worker {
             match root.cell(mv).filter(|_| mv != PASS) {
                 Some(i) => {
                     self.board.play_unchecked(i, c);
-                    last = Some(i);
+                    last = [Some(i), last[0]];
                     passes = 0;
                 }
                 None => {
                     self.board.clear_ko();
-                    last = None;
+                    last = [None, last[0]];
                     passes += 1;
                 }
             }
@@ -256,24 +256,15 @@ impl Worker {
             c = c.opponent();
             node = child;
         }
-        let max_moves = 3 * root.points.len();
-        let outcome = playout::run(
-            &mut self.board,
-            c,
-            last,
-            max_moves,
-            &mut self.rng,
-            &mut self.scratch,
-            &mut self.record,
-        );
-        let winner = root.scoring.winner(outcome.area);
+        let area = playout::run(&mut self.board, c, last[0], &mut self.policy, &mut self.rng);
+        let winner = root.scoring.winner(area);
         // The result, for the player who made each node's move.
         tree.record(0, half_wins(winner, root.color.opponent()));
         for (k, &n) in self.path.iter().enumerate().skip(1) {
             tree.record(n, half_wins(winner, self.moves[k - 1].1));
         }
         self.update_amaf(tree, winner);
-        self.tally(root, outcome.area);
+        self.tally(root, area);
     }
 
     /// All-moves-as-first: every child of a node on the path whose move its
@@ -281,7 +272,7 @@ impl Worker {
     /// result.
     fn update_amaf(&mut self, tree: &Tree, winner: Option<Color>) {
         self.first.fill(0);
-        for &(i, c) in self.record.iter().rev() {
+        for &(i, c) in self.policy.record.iter().rev() {
             self.first[i.get()] = mark(c);
         }
         for d in (0..self.moves.len()).rev() {
@@ -301,7 +292,7 @@ impl Worker {
 
     fn tally(&mut self, root: &Root, area: i32) {
         for (k, &i) in root.points.iter().enumerate() {
-            match playout::owner(&self.board, i) {
+            match shoutan_rules::playout_owner(&self.board, i) {
                 Some(Color::Black) => self.own_black[k] += 1,
                 Some(Color::White) => self.own_white[k] += 1,
                 None => {}
@@ -354,14 +345,10 @@ pub(crate) fn analysis(sh: &Shared, elapsed: std::time::Duration) -> Analysis {
         .children(0)
         .filter(|&c| !tree.stats(c).pruned)
         .collect();
-    let prior_rate = |c: u32| {
-        let s = tree.stats(c);
-        let r = f32::from(s.prior_wins) / (2.0 * f32::from(s.prior_visits).max(1.0));
-        r * r
-    };
-    let prior_total: f32 = children
+    let policy = |c: u32| f32::from(tree.stats(c).policy);
+    let policy_total: f32 = children
         .iter()
-        .map(|&c| prior_rate(c))
+        .map(|&c| policy(c))
         .sum::<f32>()
         .max(f32::EPSILON);
     let mut moves: Vec<MoveInfo> = children
@@ -374,7 +361,7 @@ pub(crate) fn analysis(sh: &Shared, elapsed: std::time::Duration) -> Analysis {
                 mv: root.game_move(s.mv),
                 visits: s.visits,
                 winrate,
-                prior: prior_rate(c) / prior_total,
+                prior: policy(c) / policy_total,
                 lcb: lower_bound(winrate, s.visits),
                 pv: principal_variation(tree, root, c),
             }

@@ -31,14 +31,17 @@ pub(crate) struct Node {
     rave_wins: AtomicU32,
     prior_visits: AtomicU16,
     prior_wins: AtomicU16,
+    policy: AtomicU16,
 }
 
-/// A child to create: its move and prior, as pseudo-visits and half wins.
+/// A child to create: its move and prior, as pseudo-visits and half wins,
+/// and the probability the move knowledge gives it (in 1/65535).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct NewChild {
     pub(crate) mv: u16,
     pub(crate) prior_visits: u16,
     pub(crate) prior_wins: u16,
+    pub(crate) policy: u16,
 }
 
 /// A plain copy of a node's fields, for reading and for moving subtrees.
@@ -51,6 +54,7 @@ pub(crate) struct Stats {
     pub(crate) rave_wins: u32,
     pub(crate) prior_visits: u16,
     pub(crate) prior_wins: u16,
+    pub(crate) policy: u16,
     pub(crate) pruned: bool,
 }
 
@@ -75,11 +79,12 @@ impl Node {
             rave_wins: self.rave_wins.load(Relaxed),
             prior_visits: self.prior_visits.load(Relaxed),
             prior_wins: self.prior_wins.load(Relaxed),
+            policy: self.policy.load(Relaxed),
             pruned: self.state.load(Relaxed) == PRUNED,
         }
     }
 
-    fn reset(&self, mv: u16, prior_visits: u16, prior_wins: u16) {
+    fn reset(&self, mv: u16, prior_visits: u16, prior_wins: u16, policy: u16) {
         self.mv.store(mv, Relaxed);
         self.num_children.store(0, Relaxed);
         self.first_child.store(0, Relaxed);
@@ -89,6 +94,7 @@ impl Node {
         self.rave_wins.store(0, Relaxed);
         self.prior_visits.store(prior_visits, Relaxed);
         self.prior_wins.store(prior_wins, Relaxed);
+        self.policy.store(policy, Relaxed);
         self.state.store(LEAF, Release);
     }
 }
@@ -107,6 +113,10 @@ pub(crate) struct Selection {
     pub(crate) rave_equivalence: f32,
     /// UCT exploration constant (small: the priors and RAVE explore).
     pub(crate) exploration: f32,
+    /// Weight of the move knowledge's probability, which draws the search
+    /// to a move in proportion to it and the square root of the parent's
+    /// visits, and fades with the move's own visits (PUCT).
+    pub(crate) policy_weight: f32,
 }
 
 impl Tree {
@@ -116,7 +126,7 @@ impl Tree {
             nodes: (0..capacity.max(1)).map(|_| Node::default()).collect(),
             used: AtomicU32::new(1),
         };
-        tree.nodes[0].reset(PASS, 0, 0);
+        tree.nodes[0].reset(PASS, 0, 0, 0);
         tree
     }
 
@@ -139,7 +149,7 @@ impl Tree {
 
     /// Forgets everything: a fresh root.
     pub(crate) fn clear(&mut self) {
-        self.nodes[0].reset(PASS, 0, 0);
+        self.nodes[0].reset(PASS, 0, 0, 0);
         self.used.store(1, Relaxed);
     }
 
@@ -216,7 +226,7 @@ impl Tree {
             return false;
         }
         for (j, c) in children.iter().enumerate() {
-            self.nodes[first as usize + j].reset(c.mv, c.prior_visits, c.prior_wins);
+            self.nodes[first as usize + j].reset(c.mv, c.prior_visits, c.prior_wins, c.policy);
         }
         let node = &self.nodes[n as usize];
         node.first_child.store(first, Relaxed);
@@ -230,6 +240,7 @@ impl Tree {
     pub(crate) fn select(&self, n: u32, sel: &Selection) -> Option<u32> {
         let parent_visits = self.nodes[n as usize].visits.load(Relaxed).max(1) as f32;
         let log_parent = parent_visits.ln();
+        let sqrt_parent = parent_visits.sqrt();
         let mut best = None;
         let mut best_value = f32::NEG_INFINITY;
         for c in self.children(n) {
@@ -237,7 +248,7 @@ impl Tree {
             if s.pruned {
                 continue;
             }
-            let v = value(&s, sel, log_parent);
+            let v = value(&s, sel, log_parent, sqrt_parent);
             if v > best_value {
                 best_value = v;
                 best = Some(c);
@@ -279,7 +290,7 @@ impl Tree {
         }
         for (k, (s, first, count, state)) in copy.into_iter().enumerate() {
             let node = &self.nodes[k];
-            node.reset(s.mv, s.prior_visits, s.prior_wins);
+            node.reset(s.mv, s.prior_visits, s.prior_wins, s.policy);
             node.visits.store(s.visits, Relaxed);
             node.wins.store(s.wins, Relaxed);
             node.rave_visits.store(s.rave_visits, Relaxed);
@@ -295,7 +306,7 @@ impl Tree {
 /// The selection value of a child from the point of view of the player who
 /// would make its move.
 #[inline]
-fn value(s: &Stats, sel: &Selection, log_parent: f32) -> f32 {
+fn value(s: &Stats, sel: &Selection, log_parent: f32, sqrt_parent: f32) -> f32 {
     let n = s.visits as f32 + f32::from(s.prior_visits);
     let w = (s.wins as f32 + f32::from(s.prior_wins)) / 2.0;
     let q = if n > 0.0 { w / n } else { 0.5 };
@@ -307,7 +318,10 @@ fn value(s: &Stats, sel: &Selection, log_parent: f32) -> f32 {
     } else {
         q
     };
-    mixed + sel.exploration * (log_parent / (n + 1.0)).sqrt()
+    let policy = f32::from(s.policy) / 65535.0;
+    mixed
+        + sel.exploration * (log_parent / (n + 1.0)).sqrt()
+        + sel.policy_weight * policy * sqrt_parent / (1.0 + s.visits as f32)
 }
 
 #[cfg(test)]
@@ -319,12 +333,14 @@ mod tests {
             mv,
             prior_visits,
             prior_wins,
+            policy: 0,
         }
     }
 
     const SEL: Selection = Selection {
         rave_equivalence: 1000.0,
         exploration: 0.0,
+        policy_weight: 0.0,
     };
 
     #[test]

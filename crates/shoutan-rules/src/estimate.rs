@@ -11,6 +11,7 @@
 
 use crate::benson::pass_alive;
 use crate::counting::seki_points;
+use crate::playout::{PlayoutPolicy, playout, playout_owner};
 use crate::{Board, Color, PointIndex, PointSet, Ruleset, Suicide};
 
 /// The estimator's proposal.
@@ -146,63 +147,55 @@ fn playout_ownership(board: &Board, to_move: Color, suicide: Suicide, n: usize) 
         } else {
             to_move.opponent()
         };
-        sensible_playout(&mut scratch, first, suicide, 3 * size.area(), &mut rng);
+        let mut policy = Sensible {
+            last: None,
+            suicide,
+        };
+        playout(
+            &mut scratch,
+            first,
+            suicide,
+            3 * size.area(),
+            &mut policy,
+            &mut rng,
+        );
         for p in size.points() {
-            let i = scratch.index(p);
-            totals[size.offset(p)] += match scratch.stone(i) {
+            totals[size.offset(p)] += match playout_owner(&scratch, scratch.index(p)) {
                 Some(Color::Black) => 1,
                 Some(Color::White) => -1,
-                None => eye_owner(&scratch, i),
+                None => 0,
             };
         }
     }
     totals.into_iter().map(|t| t as f32 / n as f32).collect()
 }
 
-fn eye_owner(board: &Board, i: PointIndex) -> i32 {
-    let mut seen = [false, false];
-    for n in board.neighbors(i) {
-        if let Some(c) = board.stone(n) {
-            seen[c.index()] = true;
-        }
-    }
-    match seen {
-        [true, false] => 1,
-        [false, true] => -1,
-        _ => 0,
-    }
+/// The estimator's playout policy: capture what the last move left in
+/// atari, save one's own stones it put in atari, and otherwise play at
+/// random, never putting two or more of one's own stones in atari without
+/// capturing (so that seki survives).
+struct Sensible {
+    last: Option<PointIndex>,
+    suicide: Suicide,
 }
 
-/// A playout whose players capture what the last move left in atari, save
-/// their own stones it put in atari, and otherwise play at random, never
-/// filling their own eyes nor putting two or more of their own stones in
-/// atari without capturing.
-fn sensible_playout(
-    board: &mut Board,
-    mut to_move: Color,
-    suicide: Suicide,
-    max_moves: usize,
-    rng: &mut fastrand::Rng,
-) {
-    let mut passes = 0;
-    let mut moves = 0;
-    let mut last: Option<PointIndex> = None;
-    while passes < 2 && moves < max_moves {
-        let reply = last.and_then(|l| answer_to(board, l, to_move, suicide));
-        match reply.or_else(|| sensible_move(board, to_move, suicide, rng)) {
-            Some(i) => {
-                board.play_unchecked(i, to_move);
-                last = Some(i);
-                passes = 0;
-                moves += 1;
-            }
-            None => {
-                board.clear_ko();
-                last = None;
-                passes += 1;
-            }
-        }
-        to_move = to_move.opponent();
+impl PlayoutPolicy for Sensible {
+    const VETOES: bool = true;
+
+    fn suggest(&mut self, board: &Board, c: Color, _: &mut fastrand::Rng) -> Option<PointIndex> {
+        self.last.and_then(|l| answer_to(board, l, c, self.suicide))
+    }
+
+    fn accept(&mut self, board: &Board, i: PointIndex, c: Color, _: &mut fastrand::Rng) -> bool {
+        !big_self_atari(board, i, c)
+    }
+
+    fn played(&mut self, _: &Board, i: PointIndex, _: Color) {
+        self.last = Some(i);
+    }
+
+    fn passed(&mut self, _: Color) {
+        self.last = None;
     }
 }
 
@@ -247,26 +240,9 @@ fn self_atari_any(board: &Board, i: PointIndex, c: Color) -> bool {
     after.stone(i).is_none() || (after.last_captured().is_empty() && after.in_atari(i))
 }
 
-fn sensible_move(
-    board: &Board,
-    c: Color,
-    suicide: Suicide,
-    rng: &mut fastrand::Rng,
-) -> Option<PointIndex> {
-    let empties = board.empty_points();
-    let n = empties.len();
-    if n == 0 {
-        return None;
-    }
-    let start = rng.usize(..n);
-    (0..n).map(|k| empties[(start + k) % n]).find(|&i| {
-        !board.is_eye(i, c) && board.is_legal(i, c, suicide) && !big_self_atari(board, i, c)
-    })
-}
-
 /// Whether `c` at `i` captures nothing and leaves a chain of two or more
 /// stones with a single liberty.
-pub(crate) fn big_self_atari(board: &Board, i: PointIndex, c: Color) -> bool {
+fn big_self_atari(board: &Board, i: PointIndex, c: Color) -> bool {
     let neighbors = board.neighbors(i);
     let mut own = 0;
     let mut empty = 0;

@@ -81,7 +81,10 @@ pub use estimate::{Estimate, estimate};
 pub use game::{Game, GameBuilder, GameError, Handicap, Move, Phase, Played, Turn};
 pub use handicap::{HandicapError, fixed_handicap, max_fixed_handicap, star_points};
 pub use nigiri::{Nigiri, Parity, Seat};
-pub use playout::{PlayoutEnd, light_playout, playout_area, random_move};
+pub use playout::{
+    PlayoutEnd, PlayoutPolicy, Uniform, light_playout, playout, playout_area, playout_owner,
+    random_move,
+};
 pub use point::{BoardSize, BoardSizeError, MAX_SIZE, MIN_SIZE, Point, PointError};
 pub use point_set::PointSet;
 pub use rank::{Rank, RankError};

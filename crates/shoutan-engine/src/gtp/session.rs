@@ -530,11 +530,7 @@ impl Session {
     fn budget(&self, color: Color) -> Budget {
         let clock = Budget::from_clock(&self.time, &self.clocks[color.index()], &self.game);
         let own = match self.options.strength {
-            Strength::Level(level) => match level.playouts() {
-                Some(p) => Budget::playouts(p),
-                None if clock.time.is_some() => Budget::until_stopped(),
-                None => Budget::time(level.default_time()),
-            },
+            Strength::Level(level) => level.budget(self.game.size().area()),
             Strength::Playouts(p) => Budget::playouts(p),
             Strength::Time(t) => Budget::time(t),
         };

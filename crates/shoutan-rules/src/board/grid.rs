@@ -668,7 +668,7 @@ impl Grid {
         }
         // A generator of its own for the scan, so `rng` (a local of the
         // playout) stays in a register.
-        self.choose_by_scan(c, suicide, &mut rng.fork(), st)
+        self.choose_by_scan(c, suicide, &mut rng.fork(), st, |_| true)
     }
 
     /// The opponent's eyes among `c`'s candidates, as a count and the
@@ -688,6 +688,7 @@ impl Grid {
     /// candidates keeps the `k`-th playable one with probability `1/k`
     /// (reservoir sampling), so each is picked alike; nearly always there
     /// is none and `c` passes.
+    /// Only the candidates `keep` accepts are counted.
     #[cold]
     #[inline(never)]
     pub(super) fn choose_by_scan(
@@ -696,13 +697,14 @@ impl Grid {
         suicide: Suicide,
         rng: &mut fastrand::Rng,
         st: impl Stride,
+        mut keep: impl FnMut(PointIndex) -> bool,
     ) -> Option<PointIndex> {
         let (eyes, eye_base) = self.eye_candidates(c, suicide);
         let mut chosen = None;
         let mut playable = 0;
         for j in (self.eye_end..self.empty_count).chain(eye_base..eye_base + eyes) {
             let i = self.empties[j];
-            if self.playable_non_eye(i, c, suicide, st) {
+            if self.playable_non_eye(i, c, suicide, st) && keep(i) {
                 playable += 1;
                 if rng.usize(..playable) == 0 {
                     chosen = Some(i);

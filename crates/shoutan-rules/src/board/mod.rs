@@ -504,7 +504,21 @@ impl Board {
         suicide: Suicide,
         rng: &mut fastrand::Rng,
     ) -> Option<PointIndex> {
-        self.grid.choose_by_scan(c, suicide, rng, AnyStride)
+        self.grid
+            .choose_by_scan(c, suicide, rng, AnyStride, |_| true)
+    }
+
+    /// [`choose_by_scan`](Self::choose_by_scan) among the candidates that
+    /// `keep` accepts.
+    pub(crate) fn choose_by_scan_where(
+        &self,
+        c: Color,
+        suicide: Suicide,
+        rng: &mut fastrand::Rng,
+        mut keep: impl FnMut(&Board, PointIndex) -> bool,
+    ) -> Option<PointIndex> {
+        self.grid
+            .choose_by_scan(c, suicide, rng, AnyStride, |i| keep(self, i))
     }
 
     /// Whether `c` may play at the empty point `i` and `i` is not `c`'s own
@@ -513,6 +527,19 @@ impl Board {
     #[must_use]
     pub fn is_playable_non_eye(&self, i: PointIndex, c: Color, suicide: Suicide) -> bool {
         self.grid.playable_non_eye(i, c, suicide, AnyStride)
+    }
+
+    /// [`is_playable_non_eye`](Self::is_playable_non_eye) on a board of
+    /// stride `st`, for an empty or occupied `i`.
+    #[inline(always)]
+    pub(crate) fn is_playable_non_eye_as(
+        &self,
+        i: PointIndex,
+        c: Color,
+        suicide: Suicide,
+        st: impl Stride,
+    ) -> bool {
+        self.grid.cells[i.get()].content == EMPTY && self.grid.playable_non_eye(i, c, suicide, st)
     }
 
     /// Puts stones on and takes them off without captures (SGF setup, handicap,

@@ -115,18 +115,13 @@ pub fn engine_clock(
     }
 }
 
-/// The budget of the next move: the level's playouts, never more than the
-/// clock allows; at full strength, the clock's share (or the level's
-/// default time without a clock).
+/// The budget of the next move: the level's own (its playouts, within its
+/// time per move for the board's size), never more than the clock allows.
 #[must_use]
 pub fn budget(level: Level, game: &Game, clock: &Clock, color: Color, at: Instant) -> Budget {
     let (control, reading) = engine_clock(clock, color, at);
     let from_clock = Budget::from_clock(&control, &reading, game);
-    match level.playouts() {
-        Some(playouts) => Budget::playouts(playouts).and(from_clock),
-        None if from_clock.time.is_some() => from_clock,
-        None => Budget::time(level.default_time()),
-    }
+    level.budget(game.size().area()).and(from_clock)
 }
 
 #[cfg(test)]
@@ -155,22 +150,23 @@ mod tests {
             Instant::ORIGIN,
         );
         assert_eq!(b.playouts, Some(30));
-        let t = b.time.unwrap();
-        assert!(
-            t > Duration::from_secs(1) && t < Duration::from_secs(60),
-            "{t:?}"
-        );
-        // Without a clock: the playouts only; at full strength, the default time.
+        assert_eq!(b.time, Some(beginner.max_time(81)));
+        // Without a clock: the level's own budget; at full strength, at
+        // most 3 s a move on 9×9 and 6 s on 19×19, even with a long clock.
         let none = Clock::new(TimeControl::None, ClockOptions::default()).unwrap();
         assert_eq!(
-            budget(beginner, &game, &none, Color::Black, Instant::ORIGIN).time,
-            None
+            budget(beginner, &game, &none, Color::Black, Instant::ORIGIN),
+            beginner.budget(81)
         );
         let full = budget(Level::FULL, &game, &none, Color::Black, Instant::ORIGIN);
         assert_eq!(
             (full.playouts, full.time),
-            (None, Some(Level::FULL.default_time()))
+            (None, Some(Duration::from_secs(3)))
         );
+        let big = Game::new(BoardSize::NINETEEN, Ruleset::CHINESE);
+        let slow = clock("absolute 90 min");
+        let full = budget(Level::FULL, &big, &slow, Color::Black, Instant::ORIGIN);
+        assert_eq!(full.time, Some(Duration::from_secs(6)));
     }
 
     #[test]

@@ -53,7 +53,8 @@ pub async fn levels(State(app): State<AppState>) -> Result<Json<Vec<ComputerLeve
 }
 
 /// `POST /api/computer/games`: a challenge's settings plus `level`; the
-/// computer accepts at once and the game starts.
+/// computer accepts at once and the game starts. Without `rated` the game
+/// is casual.
 pub async fn create(
     State(app): State<AppState>,
     LoggedIn(user): LoggedIn,
@@ -89,6 +90,10 @@ pub async fn create(
             "the opponent is the computer: give a level, not an opponent",
         ));
     }
+    // A game against the computer is casual unless the player asks for rated.
+    fields
+        .entry("rated")
+        .or_insert(serde_json::Value::Bool(false));
     let request: ChallengeRequest = serde_json::from_value(serde_json::Value::Object(fields))
         .map_err(|e| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "malformed", e.to_string()))?;
     let settings = request.check()?;

@@ -245,10 +245,17 @@ async fn computer_requests_are_checked(backend: Backend) {
         )
         .await;
     assert_eq!(code(r), (401, Some("bad_credentials".into())));
-    // Nothing of this made a game; three games at once are the most.
+    // Nothing of this made a game; three games at once are the most. A
+    // game against the computer is casual unless the player asks for rated.
     assert_eq!(player.get("/api/games").await.json, json!([]));
-    for _ in 0..3 {
-        computer_game(&player, 1).await;
+    let casual = player
+        .post("/api/computer/games", json!({"level": 1, "size": 9}))
+        .await;
+    assert_eq!(casual.status, 201, "{}", casual.body);
+    assert_eq!(casual.json["rated"], false, "{}", casual.body);
+    for _ in 0..2 {
+        let (_, rated) = computer_game(&player, 1).await;
+        assert_eq!(rated["rated"], true, "{rated}");
     }
     let r = player
         .post("/api/computer/games", json!({"level": 1, "size": 9}))

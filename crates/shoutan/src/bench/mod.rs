@@ -3,6 +3,7 @@
 
 mod pairing;
 mod playouts;
+mod predict;
 mod server;
 mod strength;
 
@@ -11,10 +12,13 @@ use std::process::ExitCode;
 /// What to measure.
 #[derive(clap::Subcommand)]
 pub enum Command {
-    /// Light playouts per second of the rules engine, single-threaded.
+    /// Light playouts per second of the rules engine, and the engine's
+    /// inside its search; single-threaded.
     Playouts(playouts::Args),
     /// One Swiss and one McMahon round over 1,000 and 2,000 players.
     Pairing(pairing::Args),
+    /// How often the move knowledge alone predicts the moves of records.
+    Predict(predict::Args),
     /// Playing strength against GNU Go, with playouts per second in the search.
     Strength(strength::Args),
     /// The game server under load: moves/s and send-to-opponent latency.
@@ -26,6 +30,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
     match command {
         Command::Playouts(args) => playouts::run(args),
         Command::Pairing(args) => pairing::run(args),
+        Command::Predict(args) => predict::run(args),
         Command::Strength(args) => strength::run(args),
         Command::Server(args) => server::run(args),
     }
