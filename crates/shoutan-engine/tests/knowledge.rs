@@ -1,6 +1,6 @@
 //! The shipped move knowledge loads, has the size `shoutan train` printed,
 //! and gives the figures the README documents on a fixed sample: the first
-//! record of `shared/data/sgf/alphago-20` (AlphaGo against itself, 2017).
+//! record of `tests/data/sgf/alphago-20` (AlphaGo against itself, 2017).
 
 #![allow(clippy::unwrap_used)] // test code: unreadable test data is a test failure
 use std::path::{Path, PathBuf};
@@ -8,32 +8,15 @@ use std::path::{Path, PathBuf};
 use shoutan_engine::knowledge::{Judge, Knowledge, positions};
 use shoutan_sgf::{ReplayOptions, read, replay};
 
-fn record() -> Option<PathBuf> {
-    let dir = std::env::var_os("SHOUTAN_SGF_DATA").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/sgf"),
-        PathBuf::from,
-    );
-    let file = dir.join("alphago-20/0001.sgf");
-    if file.is_file() {
-        return Some(file);
-    }
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "the record is missing at {} (set SHOUTAN_SGF_DATA)",
-        file.display()
-    );
-    eprintln!(
-        "skipped: no record at {} (set SHOUTAN_SGF_DATA)",
-        file.display()
-    );
-    None
+fn record() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/sgf/alphago-20/0001.sgf")
 }
 
 #[test]
 fn the_shipped_tables_rank_the_documented_share_of_a_fixed_record() {
     let knowledge = Knowledge::shipped();
     assert_eq!(knowledge.sizes(), (1973, 68857, 70893));
-    let Some(path) = record() else { return };
+    let path = record();
     let file = read(&std::fs::read(path).unwrap()).unwrap();
     let game = replay(&file.collection.games[0], ReplayOptions::default())
         .unwrap()

@@ -1,6 +1,7 @@
 //! `shoutan bench …`: speed figures printed as medians, for the README and
 //! closing notes (targets live here, never in timed unit tests).
 
+mod failover;
 mod pairing;
 mod playouts;
 mod predict;
@@ -23,6 +24,9 @@ pub enum Command {
     Strength(strength::Args),
     /// The game server under load: moves/s and send-to-opponent latency.
     Server(server::Args),
+    /// Several instances on PostgreSQL: how long a killed instance's games
+    /// are unplayable.
+    Failover(failover::Args),
 }
 
 /// Runs one benchmark.
@@ -33,5 +37,6 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Predict(args) => predict::run(args),
         Command::Strength(args) => strength::run(args),
         Command::Server(args) => server::run(args),
+        Command::Failover(args) => failover::run(args),
     }
 }

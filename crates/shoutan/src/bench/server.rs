@@ -71,25 +71,50 @@ pub struct Args {
     /// Print the figures as one JSON object (the format the README shows).
     #[arg(long)]
     json: bool,
+    /// Server instances started here on one PostgreSQL database
+    /// (`--database postgres://…`). Each game is made on one instance,
+    /// black plays on it and white on the next, so that half the moves go
+    /// through a follower to the game's owner.
+    #[arg(long, default_value_t = 1, conflicts_with = "url")]
+    instances: usize,
+    /// Spectator WebSockets one client opens on the first game while the
+    /// moves are measured (from as many addresses as the per-address cap
+    /// needs), and holds to the end.
+    #[arg(long, default_value_t = 0)]
+    spectators: usize,
+    /// Games besides the played ones that enter counting (two passes, the
+    /// server then estimates their dead stones) during the first 20 s of
+    /// the measurement, after 40% of their board was filled.
+    #[arg(long, default_value_t = 0)]
+    counting: usize,
 }
 
 const WARM_UP: Duration = Duration::from_secs(3);
 /// Games an account plays at once: the server's cap for one player.
 const GAMES_PER_ACCOUNT: usize = 10;
 
-type Socket = WebSocketStream<TcpStream>;
+pub(super) type Socket = WebSocketStream<TcpStream>;
 
-/// The server under test: a child process of this one, or one running
+/// One server under test: a child process of this one, or one running
 /// elsewhere.
-struct Server {
-    base: String,
+pub(super) struct Instance {
+    pub(super) base: String,
     pid: Option<u32>,
     child: Option<Child>,
-    /// The child's data, removed after it.
-    _data: Option<tempfile::TempDir>,
 }
 
-impl Drop for Server {
+impl Instance {
+    /// `kill -9`.
+    pub(super) fn kill(&mut self) {
+        if let Some(child) = &mut self.child {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+        self.child = None;
+    }
+}
+
+impl Drop for Instance {
     fn drop(&mut self) {
         if let Some(child) = &mut self.child {
             let _ = child.kill();
@@ -98,31 +123,71 @@ impl Drop for Server {
     }
 }
 
-/// Starts `shoutan serve` (this very executable) on a free loopback port
-/// over `database` (or a fresh SQLite directory), and returns once it
-/// listens; or names the running server of `url`.
+/// The servers under test (several instances on one PostgreSQL database,
+/// or one).
+struct Server {
+    instances: Vec<Instance>,
+    /// The children's data, removed after them.
+    _data: Option<tempfile::TempDir>,
+}
+
+impl Server {
+    /// The address of the `i`-th instance (wrapping).
+    fn base(&self, i: usize) -> &str {
+        &self.instances[i % self.instances.len()].base
+    }
+
+    fn pids(&self) -> Vec<u32> {
+        self.instances.iter().filter_map(|i| i.pid).collect()
+    }
+}
+
+/// Starts the servers: `shoutan serve` (this very executable) on free
+/// loopback ports over `database` (or a fresh SQLite directory), returning
+/// once each listens; or names the running server of `url`.
 fn start_server(args: &Args) -> anyhow::Result<Server> {
     if let Some(url) = &args.url {
         return Ok(Server {
-            base: url.trim_end_matches('/').to_owned(),
-            pid: args.server_pid,
-            child: None,
+            instances: vec![Instance {
+                base: url.trim_end_matches('/').to_owned(),
+                pid: args.server_pid,
+                child: None,
+            }],
             _data: None,
         });
     }
-    let mut command = Command::new(std::env::current_exe().context("finding shoutan")?);
-    command.args(["serve", "--addr", "127.0.0.1:0"]);
+    if args.instances > 1
+        && !args
+            .database
+            .as_deref()
+            .is_some_and(|d| d.starts_with("postgres"))
+    {
+        bail!("--instances above 1 needs --database postgres://… (SQLite serves one process)");
+    }
     let data = match &args.database {
-        Some(database) => {
-            command.args(["--database", database]);
-            None
-        }
-        None => {
-            let dir = tempfile::tempdir()?;
-            command.arg("--data").arg(dir.path());
-            Some(dir)
-        }
+        Some(_) => None,
+        None => Some(tempfile::tempdir()?),
     };
+    let mut instances = Vec::new();
+    for i in 0..args.instances.max(1) {
+        let mut command = Command::new(std::env::current_exe().context("finding shoutan")?);
+        command.args(["serve", "--addr", "127.0.0.1:0"]);
+        if let Some(database) = &args.database {
+            command.args(["--database", database]);
+            command.args(["--instance-id", &format!("bench{}", i + 1)]);
+        } else if let Some(dir) = &data {
+            command.arg("--data").arg(dir.path());
+        }
+        instances.push(spawn_instance(command)?);
+    }
+    Ok(Server {
+        instances,
+        _data: data,
+    })
+}
+
+/// Starts one `shoutan serve` and reads the address it listens on.
+pub(super) fn spawn_instance(mut command: Command) -> anyhow::Result<Instance> {
     let mut child = command
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -140,11 +205,10 @@ fn start_server(args: &Args) -> anyhow::Result<Server> {
         .to_owned();
     // Keep reading, so that the server never writes into a closed pipe.
     std::thread::spawn(move || for _ in lines {});
-    Ok(Server {
+    Ok(Instance {
         base,
         pid: Some(child.id()),
         child: Some(child),
-        _data: data,
     })
 }
 
@@ -243,16 +307,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 async fn bench(args: &Args, server: &Server, size: BoardSize) -> anyhow::Result<ExitCode> {
-    let base = server.base.as_str();
-    wait_until_up(base).await?;
+    let base = server.base(0);
+    for instance in &server.instances {
+        wait_until_up(&instance.base).await?;
+    }
     if !args.json {
-        println!(
-            "server: {base}{}",
-            server
-                .pid
-                .map(|p| format!(" (pid {p})"))
-                .unwrap_or_default()
-        );
+        for instance in &server.instances {
+            println!(
+                "server: {}{}",
+                instance.base,
+                instance
+                    .pid
+                    .map(|p| format!(" (pid {p})"))
+                    .unwrap_or_default()
+            );
+        }
         println!(
             "setting up {} games ({} accounts, {} WebSockets) on {}×{} …",
             args.games,
@@ -264,23 +333,17 @@ async fn bench(args: &Args, server: &Server, size: BoardSize) -> anyhow::Result<
     }
     let setup = Instant::now();
     let players = Addresses::new(base, 1);
-    let accounts = register_accounts(base, &players, args.games).await?;
-    let mut games = Vec::with_capacity(args.games);
-    let mut pending = Vec::new();
-    for i in 0..args.games {
-        let (base, http) = (base.to_owned(), players.http(i)?);
-        let (black, white) = accounts.pair(i);
-        let (black, white) = (black.to_owned(), white.to_owned());
-        let socket_from = [players.nth(2 * i), players.nth(2 * i + 1)];
-        pending.push(tokio::spawn(async move {
-            open_game(&http, &base, size, &black, &white, socket_from).await
-        }));
-        if pending.len() == 64 || i + 1 == args.games {
-            for task in pending.drain(..) {
-                games.push(task.await??);
-            }
-        }
-    }
+    let accounts = register_accounts(base, &players, args.games + args.counting).await?;
+    let games = open_games(server, &players, &accounts, size, 0..args.games).await?;
+    let counting = open_games(
+        server,
+        &players,
+        &accounts,
+        size,
+        args.games..args.games + args.counting,
+    )
+    .await?;
+    let counting = fill_boards(counting, size).await?;
     if !args.json {
         println!("  ready in {:.1} s", setup.elapsed().as_secs_f64());
     }
@@ -300,7 +363,18 @@ async fn bench(args: &Args, server: &Server, size: BoardSize) -> anyhow::Result<
             Arc::clone(&flood),
         ));
     }
-    let memory = tokio::spawn(watch_memory(server.pid, measure_from, end));
+    let crowd = match games.first() {
+        Some(first) if args.spectators > 0 => Some(tokio::spawn(spectate(
+            base.to_owned(),
+            first.id,
+            args.spectators,
+            start,
+            end,
+        ))),
+        _ => None,
+    };
+    let countings = tokio::spawn(enter_counting(counting, measure_from));
+    let memory = tokio::spawn(watch_memory(server.pids(), measure_from, end));
     let mut drivers = Vec::with_capacity(games.len());
     for (i, game) in games.into_iter().enumerate() {
         let offset = interval.mul_f64(i as f64 / args.games as f64);
@@ -333,16 +407,23 @@ async fn bench(args: &Args, server: &Server, size: BoardSize) -> anyhow::Result<
         }
     }
     let peak_during = memory.await?;
+    let spectators = match crowd {
+        Some(crowd) => Some(crowd.await??),
+        None => None,
+    };
+    let counted = countings.await??;
     let durable = durable_moves(base, &ids).await?;
-    let figures = Figures::of(
+    let mut figures = Figures::of(
         args,
         &mut total,
         failures,
         durable,
         peak_during,
-        server.pid,
+        &server.pids(),
         &flood,
     );
+    figures.spectators_held = spectators;
+    figures.entered_counting = (args.counting > 0).then_some(counted);
     figures.print(args.json);
     if failures > 0 || durable < total.acknowledged {
         eprintln!(
@@ -354,7 +435,184 @@ async fn bench(args: &Args, server: &Server, size: BoardSize) -> anyhow::Result<
     Ok(ExitCode::SUCCESS)
 }
 
-async fn wait_until_up(base: &str) -> anyhow::Result<()> {
+/// Opens the games numbered `range`: game `i` is made on instance `i` (so
+/// it owns it); black connects there and white to the next instance.
+async fn open_games(
+    server: &Server,
+    players: &Addresses,
+    accounts: &Accounts,
+    size: BoardSize,
+    range: std::ops::Range<usize>,
+) -> anyhow::Result<Vec<OpenGame>> {
+    let mut games = Vec::with_capacity(range.len());
+    let mut pending = Vec::new();
+    let last = range.end;
+    for i in range {
+        let bases = [server.base(i).to_owned(), server.base(i + 1).to_owned()];
+        let http = players.http(i)?;
+        let (black, white) = accounts.pair(i);
+        let (black, white) = (black.to_owned(), white.to_owned());
+        let socket_from = [players.nth(2 * i), players.nth(2 * i + 1)];
+        pending.push(tokio::spawn(async move {
+            open_game(&http, &bases, size, &black, &white, socket_from).await
+        }));
+        if pending.len() == 64 || i + 1 == last {
+            for task in pending.drain(..) {
+                games.push(task.await??);
+            }
+        }
+    }
+    Ok(games)
+}
+
+/// Fills 40% of each board with random moves, so that the estimate that
+/// counting starts has a real position to judge.
+async fn fill_boards(games: Vec<OpenGame>, size: BoardSize) -> anyhow::Result<Vec<OpenGame>> {
+    let moves = size.area() * 2 / 5;
+    let mut filled = Vec::with_capacity(games.len());
+    let mut pending = Vec::new();
+    let count = games.len();
+    for (i, mut game) in games.into_iter().enumerate() {
+        pending.push(tokio::spawn(async move {
+            let mut rng = fastrand::Rng::with_seed(i as u64);
+            let mut mirror = Game::new(size, Ruleset::CHINESE);
+            for _ in 0..moves {
+                let point = choose(&mirror, &mut rng);
+                play_one(&mut game, &mut mirror, point).await?;
+            }
+            game.mirror = Some(mirror);
+            Ok::<_, anyhow::Error>(game)
+        }));
+        if pending.len() == 32 || i + 1 == count {
+            for task in pending.drain(..) {
+                filled.push(task.await??);
+            }
+        }
+    }
+    Ok(filled)
+}
+
+/// Plays `point` (a pass when `None`) for the player to move of `mirror`
+/// and waits for the acknowledgement; the number of the command's id.
+pub(super) async fn play_one(
+    game: &mut OpenGame,
+    mirror: &mut Game,
+    point: Option<Point>,
+) -> anyhow::Result<u64> {
+    let size = mirror.size();
+    let color = mirror.to_move();
+    let socket = match color {
+        Color::Black => &mut game.black,
+        Color::White => &mut game.white,
+    };
+    game.ids[color.index()] += 1;
+    let id = game.ids[color.index()];
+    let command = match point {
+        Some(p) => format!(
+            r#"{{"type":"move","id":{id},"point":"{}"}}"#,
+            p.to_gtp(size)
+        ),
+        None => format!(r#"{{"type":"pass","id":{id}}}"#),
+    };
+    socket.send(Message::Text(command.into())).await?;
+    let version = loop {
+        let frame = next_frame(socket).await?;
+        match frame.kind.as_str() {
+            "ack" if frame.id == Some(id) => break frame.v.unwrap_or(0),
+            "error" if frame.id == Some(id) => {
+                bail!("game {}: refused: {:?}", game.id, frame.code)
+            }
+            _ => {}
+        }
+    };
+    match point {
+        Some(p) => mirror.play(color, p)?,
+        None => mirror.pass(color)?,
+    };
+    Ok(version)
+}
+
+/// Two passes in each game, spread over the first 20 s from `from`: each
+/// game enters counting. The number that did.
+async fn enter_counting(games: Vec<OpenGame>, from: Instant) -> anyhow::Result<usize> {
+    let spread = Duration::from_secs(20);
+    let count = games.len();
+    let mut tasks = Vec::with_capacity(count);
+    for (i, mut game) in games.into_iter().enumerate() {
+        let at = from + spread.mul_f64(i as f64 / count.max(1) as f64);
+        tasks.push(tokio::spawn(async move {
+            tokio::time::sleep_until(at.into()).await;
+            let size = game.size;
+            let mut mirror = game
+                .mirror
+                .take()
+                .unwrap_or_else(|| Game::new(size, Ruleset::CHINESE));
+            play_one(&mut game, &mut mirror, None).await?;
+            play_one(&mut game, &mut mirror, None).await?;
+            // Keep the sockets open to the end of the run.
+            Ok::<_, anyhow::Error>(game)
+        }));
+    }
+    let mut entered = 0;
+    let mut kept = Vec::new();
+    for task in tasks {
+        if let Ok(game) = task.await? {
+            entered += 1;
+            kept.push(game);
+        }
+    }
+    drop(kept);
+    Ok(entered)
+}
+
+/// `count` anonymous spectators of game `id`, connected from `start` on and
+/// held (reading) until `end`; how many were connected at once.
+async fn spectate(
+    base: String,
+    id: i64,
+    count: usize,
+    start: Instant,
+    end: Instant,
+) -> anyhow::Result<usize> {
+    tokio::time::sleep_until(start.into()).await;
+    let addresses = Addresses::new(&base, 150);
+    let mut sockets = Vec::with_capacity(count);
+    let mut pending = Vec::new();
+    for n in 0..count {
+        // 200 sockets an address: under the server's per-address cap.
+        let from = addresses.nth(n / 200);
+        let base = base.clone();
+        pending.push(tokio::spawn(
+            async move { connect(&base, id, None, from).await },
+        ));
+        if pending.len() == 64 || n + 1 == count {
+            for task in pending.drain(..) {
+                sockets.push(task.await??);
+            }
+        }
+    }
+    let held = sockets.len();
+    let readers: Vec<_> = sockets
+        .into_iter()
+        .map(|mut socket| {
+            tokio::spawn(async move {
+                while Instant::now() < end {
+                    let left = end.saturating_duration_since(Instant::now());
+                    match tokio::time::timeout(left, socket.next()).await {
+                        Ok(Some(Ok(_))) => {}
+                        _ => break,
+                    }
+                }
+            })
+        })
+        .collect();
+    for reader in readers {
+        let _ = reader.await;
+    }
+    Ok(held)
+}
+
+pub(super) async fn wait_until_up(base: &str) -> anyhow::Result<()> {
     let http = reqwest::Client::new();
     for _ in 0..300 {
         if let Ok(r) = http.get(format!("{base}/api/health")).send().await
@@ -414,7 +672,11 @@ async fn register_accounts(
     })
 }
 
-async fn register(http: &reqwest::Client, base: &str, name: &str) -> anyhow::Result<String> {
+pub(super) async fn register(
+    http: &reqwest::Client,
+    base: &str,
+    name: &str,
+) -> anyhow::Result<String> {
     for _ in 0..50 {
         let response = http
             .post(format!("{base}/api/accounts"))
@@ -441,20 +703,28 @@ async fn register(http: &reqwest::Client, base: &str, name: &str) -> anyhow::Res
 }
 
 /// A game ready to play: its id and both players' sockets.
-struct OpenGame {
-    id: i64,
-    black: Socket,
-    white: Socket,
+pub(super) struct OpenGame {
+    pub(super) id: i64,
+    size: BoardSize,
+    pub(super) black: Socket,
+    pub(super) white: Socket,
+    /// The last command id each side sent.
+    ids: [u64; 2],
+    /// The game as played so far, when moves were played in setting up.
+    mirror: Option<Game>,
 }
 
-async fn open_game(
+/// Makes a game on `bases[0]` (black challenges, white accepts) and
+/// connects black there and white to `bases[1]`.
+pub(super) async fn open_game(
     http: &reqwest::Client,
-    base: &str,
+    bases: &[String; 2],
     size: BoardSize,
     black: &str,
     white: &str,
     socket_from: [Option<IpAddr>; 2],
 ) -> anyhow::Result<OpenGame> {
+    let base = bases[0].as_str();
     let challenge: serde_json::Value = http
         .post(format!("{base}/api/challenges"))
         .header("x-shoutan-request", "1")
@@ -480,15 +750,21 @@ async fn open_game(
         .ok_or_else(|| anyhow!("challenge {challenge}, accepting: {game}"))?;
     Ok(OpenGame {
         id,
-        black: connect(base, id, black, socket_from[0]).await?,
-        white: connect(base, id, white, socket_from[1]).await?,
+        size,
+        black: connect(base, id, Some(black), socket_from[0]).await?,
+        white: connect(&bases[1], id, Some(white), socket_from[1]).await?,
+        ids: [0, 0],
+        mirror: None,
     })
 }
 
-async fn connect(
+/// A WebSocket on game `game` of the server at `base`, as the player of
+/// `cookie` (a spectator without one), from the address `from`; returns
+/// after the welcome.
+pub(super) async fn connect(
     base: &str,
     game: i64,
-    cookie: &str,
+    cookie: Option<&str>,
     from: Option<IpAddr>,
 ) -> anyhow::Result<Socket> {
     let target: SocketAddr = tokio::net::lookup_host(base.trim_start_matches("http://"))
@@ -510,9 +786,11 @@ async fn connect(
     stream.set_nodelay(true)?;
     let url = format!("{}/api/games/{game}/ws", base.replace("http://", "ws://"));
     let mut request = url.into_client_request()?;
-    request
-        .headers_mut()
-        .insert("cookie", HeaderValue::from_str(cookie)?);
+    if let Some(cookie) = cookie {
+        request
+            .headers_mut()
+            .insert("cookie", HeaderValue::from_str(cookie)?);
+    }
     let (mut socket, _) = tokio_tungstenite::client_async_with_config(
         request,
         stream,
@@ -557,7 +835,7 @@ async fn next_frame(socket: &mut Socket) -> anyhow::Result<Frame> {
 
 /// A random legal move for the player to move (no filling of his own
 /// eyes), or a pass.
-fn choose(game: &Game, rng: &mut fastrand::Rng) -> Option<Point> {
+pub(super) fn choose(game: &Game, rng: &mut fastrand::Rng) -> Option<Point> {
     let color = game.to_move();
     let board = game.board();
     let i = shoutan_rules::random_move(board, color, game.ruleset().suicide, rng)?;
@@ -587,35 +865,15 @@ async fn drive(
     let mut mirror = Game::new(size, Ruleset::CHINESE);
     let mut tally = Tally::default();
     let mut next_send = first;
-    let mut ids = [0u64; 2];
     while Instant::now() < end {
         tokio::time::sleep_until(next_send.into()).await;
         let color = mirror.to_move();
         let point = choose(&mirror, &mut rng);
-        let (mover, opponent) = match color {
-            Color::Black => (&mut game.black, &mut game.white),
-            Color::White => (&mut game.white, &mut game.black),
-        };
-        ids[color.index()] += 1;
-        let id = ids[color.index()];
-        let command = match point {
-            Some(p) => format!(
-                r#"{{"type":"move","id":{id},"point":"{}"}}"#,
-                p.to_gtp(size)
-            ),
-            None => format!(r#"{{"type":"pass","id":{id}}}"#),
-        };
         let sent = Instant::now();
-        mover.send(Message::Text(command.into())).await?;
-        let version = loop {
-            let frame = next_frame(mover).await?;
-            match frame.kind.as_str() {
-                "ack" if frame.id == Some(id) => break frame.v.unwrap_or(0),
-                "error" if frame.id == Some(id) => {
-                    bail!("game {}: move refused: {:?}", game.id, frame.code)
-                }
-                _ => {}
-            }
+        let version = play_one(&mut game, &mut mirror, point).await?;
+        let opponent = match color {
+            Color::Black => &mut game.white,
+            Color::White => &mut game.black,
         };
         loop {
             let frame = next_frame(opponent).await?;
@@ -631,10 +889,6 @@ async fn drive(
                 .latencies
                 .push(u32::try_from(latency.as_micros()).unwrap_or(u32::MAX));
         }
-        match point {
-            Some(p) => mirror.play(color, p)?,
-            None => mirror.pass(color)?,
-        };
         if mirror.phase() != shoutan_rules::Phase::Play {
             tally.ended = true;
             break;
@@ -697,16 +951,17 @@ async fn login_flood(
     Ok(())
 }
 
-/// The server's highest resident memory seen between `from` and `to`
-/// (sampled every 250 ms), MiB.
-async fn watch_memory(pid: Option<u32>, from: Instant, to: Instant) -> Option<f64> {
-    let pid = pid?;
+/// The servers' highest resident memory seen between `from` and `to`
+/// (all instances together, sampled every 250 ms), MiB.
+async fn watch_memory(pids: Vec<u32>, from: Instant, to: Instant) -> Option<f64> {
+    if pids.is_empty() {
+        return None;
+    }
     tokio::time::sleep_until(from.into()).await;
     let mut peak: f64 = 0.0;
     while Instant::now() < to {
-        if let Some((rss, _)) = memory_of(pid) {
-            peak = peak.max(rss);
-        }
+        let rss: f64 = pids.iter().filter_map(|&p| memory_of(p)).map(|m| m.0).sum();
+        peak = peak.max(rss);
         tokio::time::sleep(Duration::from_millis(250)).await;
     }
     Some(peak)
@@ -765,6 +1020,9 @@ struct Figures {
     failed_games: usize,
     games_ended_early: bool,
     wrong_logins: Option<FloodFigures>,
+    instances: usize,
+    spectators_held: Option<usize>,
+    entered_counting: Option<usize>,
 }
 
 #[derive(serde::Serialize)]
@@ -793,12 +1051,16 @@ impl Figures {
         failures: usize,
         durable: u64,
         peak_during: Option<f64>,
-        pid: Option<u32>,
+        pids: &[u32],
         flood: &Flood,
     ) -> Figures {
         total.latencies.sort_unstable();
         let l = &total.latencies;
-        let memory = pid.and_then(memory_of);
+        let memory = (!pids.is_empty()).then(|| {
+            pids.iter()
+                .filter_map(|&p| memory_of(p))
+                .fold((0.0, 0.0), |(a, b), (now, peak)| (a + now, b + peak))
+        });
         let count = |c: &AtomicU64| c.load(Ordering::Relaxed);
         Figures {
             games: args.games,
@@ -828,6 +1090,9 @@ impl Figures {
                 other: count(&flood.other),
                 not_sent_concurrency: count(&flood.not_sent),
             }),
+            instances: args.instances.max(1),
+            spectators_held: None,
+            entered_counting: None,
         }
     }
 
@@ -869,6 +1134,18 @@ impl Figures {
                 f.other,
                 f.not_sent_concurrency,
             );
+        }
+        if self.instances > 1 {
+            println!(
+                "  over {} instances (memory: all together); white's moves go through a follower",
+                self.instances
+            );
+        }
+        if let Some(n) = self.spectators_held {
+            println!("  {n} spectator sockets held on one game throughout");
+        }
+        if let Some(n) = self.entered_counting {
+            println!("  {n} other games entered counting during the first 20 s");
         }
         if self.games_ended_early {
             println!("  (some games reached two passes and stopped early)");
