@@ -71,10 +71,13 @@ impl Origins {
 
     /// Their WebSocket forms (`ws://`, `wss://`), for the CSP's
     /// `connect-src`: browsers before CSP 3 do not count them as `'self'`.
+    /// An IPv6 literal (`[::1]`) has no CSP host-source form (Chromium
+    /// reports it as invalid on every page): it is left to `'self'`.
     #[must_use]
     pub fn websocket_forms(&self) -> Vec<String> {
         self.0
             .iter()
+            .filter(|o| !o.contains("://["))
             .filter_map(|o| {
                 o.strip_prefix("https://")
                     .map(|rest| format!("wss://{rest}"))
@@ -132,6 +135,10 @@ mod tests {
         assert_eq!(
             public.websocket_forms(),
             ["wss://play.example.org", "ws://go.local"]
+        );
+        assert_eq!(
+            all.websocket_forms(),
+            ["ws://127.0.0.1:9000", "ws://localhost:9000"]
         );
     }
 }
