@@ -1,10 +1,11 @@
-// The tournaments' lobby: every event, and for a logged-in player the form
-// that creates one (system, rounds, board, clock, tie-breaks, late-arrival
-// limit).
+// The tournaments' lobby: every event, kept current by the lobby socket,
+// and for a logged-in player the form that creates one (system, rounds,
+// board, clock, tie-breaks, late-arrival limit).
 
 import { get, post } from './api.js';
 import { authDialog } from './dialogs.js';
 import { h, replace } from './dom.js';
+import { followEvents } from './event-feed.js';
 import { et } from './event-strings.js';
 import { linkEventStyle } from './event-style.js';
 import { apiErrorText } from './i18n.js';
@@ -13,6 +14,8 @@ import { onSession, session } from './session.js';
 import { toast } from './ui.js';
 
 const SYSTEMS = ['swiss', 'mcmahon', 'round_robin', 'knockout'];
+/** The team formats of Art. 25 ('': an individual event). */
+const TEAM_FORMATS = ['', 'fixed_boards', 'substitutes', 'per_match', 'all_play_all', 'total_score'];
 
 /** The request body of the form's fields. */
 export function eventRequest(fields) {
@@ -30,6 +33,7 @@ export function eventRequest(fields) {
     late_arrival_ms: Math.round(Number(fields.late) * 60_000),
   };
   if (['swiss', 'mcmahon'].includes(fields.system)) body.rounds = Number(fields.rounds);
+  if (fields.teams) body.teams = { boards: Number(fields.boards), format: fields.teams };
   if (fields.time.trim()) body.time_control = fields.time.trim();
   const breaks = fields.tieBreaks.trim().split(/[\s,]+/).filter(Boolean);
   if (breaks.length) body.tie_breaks = breaks;
@@ -49,6 +53,10 @@ function createForm() {
       h('label.field', null, h('span', null, et('events.size')),
         h('select', { name: 'size' }, ...[19, 13, 9].map((n) => h('option', { value: String(n) }, `${n}×${n}`)))),
       h('label.field', null, h('span', null, et('events.late')), input('late', { type: 'number', min: 0.05, max: 60, step: 'any', value: '15' }))),
+    h('div.grid-2', null,
+      h('label.field', null, h('span', null, et('events.teamFormat')),
+        h('select', { name: 'teams' }, ...TEAM_FORMATS.map((f) => h('option', { value: f }, et(`events.teamFormat.${f || 'none'}`))))),
+      h('label.field', null, h('span', null, et('events.boards')), input('boards', { type: 'number', min: 1, max: 10, value: '3' }))),
     h('label.field', null, h('span', null, et('events.time')), input('time', { placeholder: '10 min + 3×30s byo-yomi' }), h('small', null, et('events.time.help'))),
     h('label.field', null, h('span', null, et('events.tieBreaks')), input('tieBreaks', { placeholder: 'points sos sosos' }), h('small', null, et('events.tieBreaks.help'))),
     h('label.check', null, input('rated', { type: 'checkbox', checked: true }), et('events.rated')),
@@ -60,6 +68,7 @@ function createForm() {
       const event = await post('/api/events', eventRequest({
         name: f.name.value, system: f.system.value, rounds: f.rounds.value, size: f.size.value,
         late: f.late.value, time: f.time.value, tieBreaks: f.tieBreaks.value, rated: f.rated.checked,
+        teams: f.teams.value, boards: f.boards.value,
       }));
       navigate(`/events/${event.id}`);
     } catch (err) {
@@ -87,7 +96,7 @@ export function eventListPage(root) {
         h('div.muted', null, `${e.players} ${et('events.players').toLowerCase()} · ${e.rounds_paired ? et('events.round', { n: e.rounds_paired }) : et('events.notStarted')}`)))
         : [h('p.empty', null, et('events.none'))]));
     } catch (err) {
-      toast(apiErrorText(err), 'error');
+      if (!gone) toast(apiErrorText(err), 'error');
     }
   }
 
@@ -101,6 +110,6 @@ export function eventListPage(root) {
     list, side));
   renderSide();
   const off = onSession(renderSide);
-  load();
-  return () => { gone = true; if (typeof off === 'function') off(); };
+  const stop = followEvents(null, load);
+  return () => { gone = true; stop(); if (typeof off === 'function') off(); };
 }

@@ -5,6 +5,7 @@ import { authDialog, settingsDialog } from './dialogs.js';
 import { h, replace } from './dom.js';
 import { eventListPage } from './event-list-page.js';
 import { eventPage } from './event-page.js';
+import { eventSheetPage } from './event-sheet-page.js';
 import { et } from './event-strings.js';
 import { icon } from './icons.js';
 import { gamePage } from './game-page.js';
@@ -84,6 +85,7 @@ async function boot() {
     [/^\/player\/([^/]+)$/, ['name'], profilePage],
     [/^\/events$/, [], eventListPage],
     [/^\/events\/(\d+)$/, ['id'], eventPage],
+    [/^\/events\/(\d+)\/rounds\/(\d+)\/(pairings|results)$/, ['id', 'round', 'kind'], eventSheetPage],
   ], notFound);
 }
 

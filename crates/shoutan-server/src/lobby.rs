@@ -1,6 +1,7 @@
 //! The lobby: open challenges and live games, listed over HTTP and pushed
 //! live over the lobby WebSocket. A challenge to a named player is seen by
-//! the two of them only.
+//! the two of them only. The socket also says when an event (tournament)
+//! changed, so that its pages fetch it again instead of polling.
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -11,7 +12,7 @@ use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::response::Response;
 use serde::{Deserialize, Serialize};
 use shoutan_rules::Rank;
-use shoutan_store::{Challenge, GameId, UserId};
+use shoutan_store::{Challenge, GameId, TournamentId, UserId};
 use tokio::sync::{broadcast, mpsc};
 
 use crate::AppState;
@@ -170,6 +171,11 @@ pub enum LobbyNotice {
         /// Its result (none if cancelled).
         result: Option<ResultView>,
     },
+    /// An event changed: a registration, a pairing, a result, a ruling…
+    EventChanged {
+        /// The event.
+        id: TournamentId,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -184,6 +190,7 @@ enum Notice {
         id: GameId,
         result: Option<ResultView>,
     },
+    EventChanged(TournamentId),
 }
 
 /// The lobby's hub.
@@ -196,6 +203,9 @@ pub struct Lobby {
     live: Mutex<BTreeMap<GameId, LiveGameView>>,
     /// Where this instance's changes go for the other instances.
     relay: OnceLock<mpsc::UnboundedSender<LobbyNotice>>,
+    /// Where the events changed on another instance go, to be read again
+    /// from the store before this instance's clients are told.
+    stale_events: OnceLock<mpsc::UnboundedSender<TournamentId>>,
 }
 
 impl Lobby {
@@ -207,6 +217,7 @@ impl Lobby {
             notices: broadcast::channel(1024).0,
             live: Mutex::new(BTreeMap::new()),
             relay: OnceLock::new(),
+            stale_events: OnceLock::new(),
         }
     }
 
@@ -222,15 +233,33 @@ impl Lobby {
         let _ = self.relay.set(relay);
     }
 
+    /// Sends the ids of the events changed on other instances to `stale`:
+    /// their copies here are out of date until read again, and the clients
+    /// are told by [`Lobby::event_refreshed`] once they are.
+    pub fn refresh_events_with(&self, stale: mpsc::UnboundedSender<TournamentId>) {
+        let _ = self.stale_events.set(stale);
+    }
+
     fn changed(&self, notice: LobbyNotice) {
         if let Some(relay) = self.relay.get() {
             let _ = relay.send(notice.clone());
         }
-        self.apply(notice);
+        self.tell(notice);
     }
 
-    /// Applies a change, made here or told by another instance.
+    /// Applies a change told by another instance.
     pub fn apply(&self, notice: LobbyNotice) {
+        if let LobbyNotice::EventChanged { id } = notice
+            && let Some(stale) = self.stale_events.get()
+            && stale.send(id).is_ok()
+        {
+            return;
+        }
+        self.tell(notice);
+    }
+
+    /// Applies a change to this instance's lobby and tells its clients.
+    fn tell(&self, notice: LobbyNotice) {
         let notice = match notice {
             LobbyNotice::ChallengeOpened {
                 mut challenge,
@@ -254,8 +283,20 @@ impl Lobby {
                 }
                 Notice::GameEnded { id, result }
             }
+            LobbyNotice::EventChanged { id } => Notice::EventChanged(id),
         };
         let _ = self.notices.send(notice);
+    }
+
+    /// An event changed here.
+    pub fn event_changed(&self, id: TournamentId) {
+        self.changed(LobbyNotice::EventChanged { id });
+    }
+
+    /// An event changed on another instance is up to date here: the
+    /// clients are told.
+    pub fn event_refreshed(&self, id: TournamentId) {
+        self.tell(LobbyNotice::EventChanged { id });
     }
 
     /// A challenge was made.
@@ -433,6 +474,9 @@ async fn lobby_connection(
             }
             Notice::GameEnded { id, result } => {
                 serde_json::json!({"type": "game_ended", "id": id, "result": result})
+            }
+            Notice::EventChanged(id) => {
+                serde_json::json!({"type": "event_changed", "id": id})
             }
             _ => continue,
         };
