@@ -6,10 +6,14 @@
 
 import { LiveSocket } from './socket.js';
 
+/** The least time between two fetches (ms): a burst of results is one fetch. */
+const SPACING = 400;
+
 /**
  * Calls `reload` at once, at each (re)connection and whenever the event
  * `id` changes (any event when `id` is null); one call at a time, and
- * changes told during a call make one more. Returns the function that stops.
+ * changes told during a call make one more, a moment later. Returns the
+ * function that stops.
  * @param {string | number | null} id
  * @param {() => Promise<void>} reload
  */
@@ -26,10 +30,14 @@ export function followEvents(id, reload) {
     try {
       await reload();
     } finally {
-      running = false;
       if (again && !stopped) {
         again = false;
-        run();
+        setTimeout(() => {
+          running = false;
+          run();
+        }, SPACING);
+      } else {
+        running = false;
       }
     }
   }

@@ -113,11 +113,11 @@ export function eventPage(root, { id }) {
   function teams() {
     const e = data.event;
     const list = e.teams.length
-      ? table('teams', [[et('events.number'), true], [et('events.name.col')], [et('events.members')], ['']],
+      ? h('div.table-scroll', null, table('teams', [[et('events.number'), true], [et('events.name.col')], [et('events.members')], ['']],
         e.teams.map((t) => h('tr', { class: t.withdrawn_from ? 'withdrawn' : '', dataset: { team: t.name } },
           h('td.num', null, t.number), h('td', null, t.name),
           h('td', null, t.members.map(playerName).join(', ')),
-          h('td.muted', null, t.withdrawn_from ? et('events.withdrawn') : ''))))
+          h('td.muted', null, t.withdrawn_from ? et('events.withdrawn') : '')))))
       : h('p.empty', null, et('events.noTeams'));
     if (!e.you.can_change) return h('div.card', null, list);
     const name = h('input', { name: 'team-name', required: true, maxLength: 100 });
@@ -157,10 +157,10 @@ export function eventPage(root, { id }) {
 
   function players() {
     const e = data.event;
-    return table('players', [[et('events.number'), true], [et('events.name.col')], [et('events.rank')], ['']],
+    return h('div.table-scroll', null, table('players', [[et('events.number'), true], [et('events.name.col')], [et('events.rank')], ['']],
       e.players.map((p) => h('tr', { class: p.withdrawn_from ? 'withdrawn' : '' },
         h('td.num', null, p.number), h('td', null, p.name), h('td', null, p.rank ?? ''),
-        h('td.muted', null, p.withdrawn_from ? et('events.withdrawn') : ''))));
+        h('td.muted', null, p.withdrawn_from ? et('events.withdrawn') : '')))));
   }
 
   function resultCell(round, g) {
@@ -210,7 +210,7 @@ export function eventPage(root, { id }) {
       && r.number === data.event.rounds.length && games.every((g) => !g.result);
     return h('div.team-match', { dataset: { match: String(m.number) } },
       h('h4', null, `${m.black.name} – ${m.white.name}`),
-      table(`pairings-${r.number}-${m.number}`, pairingHead(true), games.map((g) => gameRow(r, g, me))),
+      h('div.table-scroll', null, table(`pairings-${r.number}-${m.number}`, pairingHead(true), games.map((g) => gameRow(r, g, me)))),
       open ? h('div.stack', null, lineupForm(r, m.black, games), lineupForm(r, m.white, games)) : null);
   }
 

@@ -131,4 +131,21 @@ describe('a two-team match from the forms', needsChromium(), () => {
     assert.deepEqual(first.slice(0, 4), ['1', 'Dragons', '1', '2'], 'the match won, two match points');
     assert.deepEqual(second.slice(0, 4), ['2', 'Tigers', '0', '0']);
   });
+
+  it('the event page and its sheets fit a 360 px phone', async () => {
+    const olga = pages.olga;
+    await olga.setViewportSize({ width: 360, height: 740 });
+    const overflow = () => olga.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    for (const tab of ['teams', 'pairings', 'standings', 'crosstable']) {
+      await olga.click(`[data-tab=${tab}]`);
+      await olga.locator('.events .card').first().waitFor();
+      assert.equal(await overflow(), 0, `the ${tab} tab scrolls inside its tables, not the page`);
+    }
+    await olga.click('[data-tab=pairings]');
+    await olga.click('[data-round="1"] [data-sheet=pairings]');
+    await olga.locator('[data-role=sheet]').waitFor();
+    assert.equal(await olga.locator('[data-role=sheet] tbody tr').count(), 2, 'two boards');
+    assert.equal(await overflow(), 0, 'the sheet fits');
+    await screenshot(olga, 'event-team-sheet-phone');
+  });
 });
