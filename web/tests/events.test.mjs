@@ -41,7 +41,11 @@ describe('an event from creation to standings', needsChromium(), () => {
     assert.deepEqual(errors, [], 'no script errors');
   });
 
-  it('the organiser creates a Swiss event with the form', async () => {
+  it('the organiser creates a Swiss event with the form; the events list shows it to others at once', async () => {
+    const alice = pages.alice;
+    await alice.click('a.nav-link[href="/events"]');
+    await alice.locator('[data-role=events] .empty').waitFor();
+    await alice.evaluate(() => { window.__sameDocument = true; });
     const olga = pages.olga;
     await olga.click('a.nav-link[href="/events"]');
     const form = olga.locator('form[data-role=create-event]');
@@ -58,6 +62,8 @@ describe('an event from creation to standings', needsChromium(), () => {
     eventUrl = olga.url();
     await olga.locator('h1', { hasText: 'Club Swiss' }).waitFor();
     await olga.locator('[data-role=organiser] [data-action=start-round]').waitFor();
+    await alice.locator('[data-role=events] a', { hasText: 'Club Swiss' }).waitFor();
+    assert.equal(await alice.evaluate(() => window.__sameDocument), true, 'not reloaded');
   });
 
   it('players register from the event page and appear in the list', async () => {
