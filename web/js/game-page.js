@@ -496,10 +496,10 @@ class GamePage {
     this.updateTitle();
   }
 
-  /** The count shown in counting, and on the final board when the marking is known. */
+  /** The count shown in counting, and on the board of a game that ended by it. */
   countNow() {
     const m = this.model;
-    const dead = m.state.counting?.dead ?? (m.state.phase === 'finished' && m.state.result?.detail?.by?.reason === 'score' ? m.lastDead : null);
+    const dead = m.state.counting?.dead ?? m.state.agreed_dead;
     if (!dead) return null;
     return {
       dead,
@@ -587,7 +587,7 @@ class GamePage {
     const opp = m.isPlayer ? opponent(m.you) : null;
     if (st.status !== 'live') {
       parts.push(this.resultPanel());
-      if (st.result?.detail?.by?.reason === 'score' && m.lastDead) parts.push(this.countPanel(false));
+      if (st.agreed_dead) parts.push(this.countPanel(false));
     } else if (st.phase === 'counting') {
       parts.push(this.countPanel(true));
     } else if (st.phase === 'setup') {

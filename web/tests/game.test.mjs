@@ -338,4 +338,30 @@ describe('a 9×9 byo-yomi game from challenge to result', needsChromium(), () =>
     // A1 was captured: it is on the board only before B1.
     await emptyAt(alice, 'A1');
   });
+
+  it('shows how the game ended after a reload and a server restart: dead marks, territory, count', async () => {
+    /** What a page shows of the finished count. */
+    const ending = async (p) => {
+      await p.locator('.result-banner [data-notation=international]', { hasText: 'W+16.5' }).waitFor();
+      await p.locator('.goban .stones [data-stone=B7].dead').waitFor();
+      await p.locator('.goban .territory [data-at=B7][data-owner=black]').waitFor();
+      await p.locator('.goban .territory [data-at=J5][data-owner=white]').waitFor();
+      await p.locator('[data-role=count]').waitFor();
+      assert.equal(await p.locator('[data-zi=black]').innerText(), '36子');
+      assert.equal(await p.locator('[data-points=white]').innerText(), '52.5');
+      assert.equal(await p.locator('.goban .stones .stone.dead').count(), 1, 'only B7 is dead');
+    };
+    await alice.reload();
+    await ending(alice);
+    const before = errors.length;
+    await server.restart();
+    await watcher.goto(gameUrl);
+    await ending(watcher);
+    await alice.reload();
+    await ending(alice);
+    // The pages' sockets were refused while the server was down: expected here.
+    const rest = errors.splice(before).filter((e) => !/ERR_CONNECTION_REFUSED/.test(e));
+    errors.push(...rest);
+    await screenshot(alice, 'finished-reloaded');
+  });
 });
