@@ -8,7 +8,7 @@ import { canSpeak, speakCall } from './voice.js';
 import { openDialog } from './ui.js';
 
 /** Ranks a player may declare, strongest last: 30k … 1k, 1d … 7d, 1p … 9p. */
-const RANKS = [
+export const RANKS = [
   ...Array.from({ length: 30 }, (_, i) => `${30 - i}k`),
   ...Array.from({ length: 7 }, (_, i) => `${i + 1}d`),
   ...Array.from({ length: 9 }, (_, i) => `${i + 1}p`),

@@ -225,9 +225,9 @@ impl FromStr for Millis {
 
 fn unit_millis(unit: &str) -> Option<u64> {
     match unit.to_lowercase().as_str() {
-        "h" | "hr" | "hrs" | "hour" | "hours" | "小时" => Some(HOUR),
+        "h" | "hr" | "hrs" | "hour" | "hours" | "小时" | "个小时" => Some(HOUR),
         "m" | "min" | "mins" | "minute" | "minutes" | "分" | "分钟" => Some(MINUTE),
-        "s" | "sec" | "secs" | "second" | "seconds" | "秒" => Some(SECOND),
+        "s" | "sec" | "secs" | "second" | "seconds" | "秒" | "秒钟" => Some(SECOND),
         "ms" => Some(1),
         _ => None,
     }
