@@ -51,7 +51,7 @@ function renderHeader() {
       nav('/', t('nav.play'), path === '/'),
       nav('/events', et('nav.events'), path.startsWith('/events')),
       user ? nav(`/player/${encodeURIComponent(user.name)}`, t('nav.profile'), path === `/player/${encodeURIComponent(user.name)}`) : null,
-      user ? h('button.nav-link.menu-only', { type: 'button', dataset: { action: 'logout' }, onclick: logout }, t('nav.logout')) : null),
+      user ? h('button.nav-link.menu-only', { type: 'button', dataset: { action: 'menu-logout' }, onclick: logout }, t('nav.logout')) : null),
     h('div.header-tools', null,
       h('button.icon-button.lang', {
         type: 'button', title: t('settings.lang'), dataset: { action: 'lang' },

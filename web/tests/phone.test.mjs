@@ -103,7 +103,7 @@ for (const viewport of [{ width: 390, height: 844 }, { width: 360, height: 740 }
     });
 
     it('reaches Log out through the menu', async () => {
-      await viaMenu(phone, '[data-action=logout]');
+      await viaMenu(phone, '[data-action=menu-logout]');
       await phone.locator('[data-action=login]').waitFor();
       await fitsWidth(phone, 'logged out');
       assert.equal(await phone.locator('[data-user=pia]').count(), 0);
