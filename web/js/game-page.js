@@ -30,6 +30,26 @@ function handicapStones(handicap) {
   return 0;
 }
 
+/**
+ * A value in both notations, the interface's first: 子 in Chinese, points
+ * (B+1.5, komi 7.5) in English. The second is drawn small (`.alt`).
+ * @template T
+ * @param {T} zi  the value in 子 notation
+ * @param {T} points  the value in international notation
+ * @returns {[T, T]}
+ */
+function inLanguageOrder(zi, points) {
+  const pair = settings.lang === 'zh' ? [zi, points] : [points, zi];
+  pair[1]?.classList?.add('alt');
+  return /** @type {[T, T]} */ (pair);
+}
+
+/** Komi as the interface says it: `7.5 (3又3/4子)`, `3又3/4子（7.5目）`. */
+const komiText = (komi) => t('game.komiValue', { pts: pointsText(komi), zi: ziText(komi / 2) });
+
+/** A number of points with up to two decimals (44.25). */
+const decimalText = (n) => String(Math.round(n * 100) / 100);
+
 /** Whether a seat's name is one of the computer's accounts (`Shoutan-AI-N`). */
 const isComputer = (name) => /^shoutan-ai-/i.test(name ?? '');
 
@@ -651,10 +671,13 @@ class GamePage {
     if (!r) {
       return h('div.result-banner', { dataset: { result: 'none' } }, h('strong', null, t(m.state.status === 'cancelled' ? 'game.cancelled' : 'game.over')));
     }
+    const [main, alt] = inLanguageOrder(
+      h('span.result-zh', { lang: 'zh', dataset: { notation: 'chinese' } }, r.chinese),
+      h('span.result-intl', { dataset: { notation: 'international' } }, r.international));
+    main.classList.add('result-main');
+    alt.classList.add('result-alt');
     return h('div.result-banner', { dataset: { result: r.international } },
-      h('span.result-label', null, t('result.title')),
-      h('strong.result-zh', { lang: 'zh', dataset: { notation: 'chinese' } }, r.chinese),
-      h('span.result-intl', { dataset: { notation: 'international' } }, r.international),
+      h('span.result-label', null, t('result.title')), main, alt,
       h('a.button.ghost', { href: `/api/games/${m.id}/sgf`, download: `shoutan-${m.id}.sgf`, dataset: { sgf: '' } }, icon('download'), t('game.sgf')));
   }
 
@@ -679,8 +702,9 @@ class GamePage {
         h('td', null, side.stones),
         h('td', null, area ? side.territory + (side.shared ? ` + ${side.shared}/2` : '') : side.territory),
         area ? null : h('td', null, side.prisoners),
-        area ? h('td.zi', { dataset: { zi: color } }, `${ziText(side.count)}${t('count.zi')}`) : null,
-        h('td.pts', { dataset: { points: color } }, pointsText(total)));
+        ...inLanguageOrder(
+          area ? h('td.zi', { dataset: { zi: color } }, `${ziText(side.count)}${t('count.zi')}`) : null,
+          h('td.pts', { dataset: { points: color } }, pointsText(total))));
     };
     const counting = m.state.counting;
     const me = m.you;
@@ -692,15 +716,16 @@ class GamePage {
       h('table.count-table', null,
         h('thead', null, h('tr', null, h('th'), h('th', null, t('count.stones')), h('th', null, t('count.territory')),
           area ? null : h('th', null, t('count.prisoners')),
-          area ? h('th', null, t('count.zi')) : null, h('th', null, t('count.pts')))),
+          ...inLanguageOrder(area ? h('th.zi', null, t('count.zi')) : null, h('th.pts', null, t('count.pts'))))),
         h('tbody', null, row('black'), row('white'))),
       h('p.count-note', null,
-        t('count.komi', { komi: pointsText(komi), zi: ziText(komi / 2) }),
-        area ? ` · ${t('count.blackNeeds', { n: ziText(needs) })} · ${t('game.black')} ${ziText(blackZi(c))}${t('count.zi')}` : ''),
+        `${t('game.komi')} ${komiText(komi)}`,
+        area ? ` · ${t('count.blackNeeds', { pts: decimalText(needs), n: ziText(needs) })} · ${t('count.blackHas', { pts: decimalText(blackZi(c)), n: ziText(blackZi(c)) })}` : ''),
       counting ? h('div.count-result', null,
         h('span.muted', null, t('count.result')),
-        h('strong', { lang: 'zh', dataset: { countResult: 'chinese' } }, counting.result.chinese),
-        h('span', { dataset: { countResult: 'international' } }, counting.result.international)) : null,
+        ...inLanguageOrder(
+          h('span', { lang: 'zh', dataset: { countResult: 'chinese' } }, counting.result.chinese),
+          h('span', { dataset: { countResult: 'international' } }, counting.result.international))) : null,
       active && m.isPlayer ? h('div.row.count-actions', null,
         h('button.primary', { type: 'button', dataset: { action: 'accept-count' }, disabled: counting?.accepted[me], onclick: () => this.act({ type: 'accept' }) }, t('count.accept')),
         h('button.ghost', { type: 'button', dataset: { action: 'dispute' }, onclick: () => this.act({ type: 'dispute' }) }, t('count.dispute'))) : null);
@@ -782,7 +807,7 @@ class GamePage {
       h('dl', null,
         item(t('col.size'), `${s.size}×${s.size}`),
         item(t('col.rules'), t(`rules.${s.ruleset_name}`)),
-        item(t('game.komi'), `${pointsText(s.komi)} (${ziText(s.komi / 2)}${t('count.zi')})`),
+        item(t('game.komi'), komiText(s.komi)),
         stones ? item(t('game.handicap'), String(stones)) : null,
         item(t('col.time'), settings.lang === 'zh' ? s.time_control_zh : timeControlText(s.time_control, 'en')),
         item(t('col.mode'), s.rated ? t('game.rated') : t('game.casual')),

@@ -127,6 +127,7 @@ const en = {
   'game.you': 'you',
   'game.captures': 'Captures',
   'game.komi': 'Komi',
+  'game.komiValue': '{pts} ({zi}子)',
   'game.handicap': 'Handicap',
   'game.pass': 'Pass',
   'game.resign': 'Resign',
@@ -201,8 +202,8 @@ const en = {
   'count.accepted': 'accepted',
   'count.waiting': 'waiting',
   'count.result': 'Result if accepted',
-  'count.komi': 'komi {komi} = {zi}子',
-  'count.blackNeeds': 'Black needs more than {n}子',
+  'count.blackNeeds': 'Black needs more than {pts} ({n}子)',
+  'count.blackHas': 'Black has {pts} ({n}子)',
 
   'result.title': 'Result',
 
@@ -425,6 +426,7 @@ const zh = {
   'game.you': '我',
   'game.captures': '提子',
   'game.komi': '贴目',
+  'game.komiValue': '{zi}子（{pts}目）',
   'game.handicap': '让子',
   'game.pass': '停一手',
   'game.resign': '认输',
@@ -499,8 +501,8 @@ const zh = {
   'count.accepted': '已同意',
   'count.waiting': '等待中',
   'count.result': '同意后的结果',
-  'count.komi': '贴{komi}目＝{zi}子',
   'count.blackNeeds': '黑须超过{n}子',
+  'count.blackHas': '黑{n}子',
 
   'result.title': '结果',
 

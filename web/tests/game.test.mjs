@@ -340,9 +340,16 @@ describe('a 9×9 byo-yomi game from challenge to result', needsChromium(), () =>
   });
 
   it('shows how the game ended after a reload and a server restart: dead marks, territory, count', async () => {
-    /** What a page shows of the finished count. */
-    const ending = async (p) => {
+    /**
+     * What a page shows of the finished count; `first`: the notation its
+     * language shows first (international in English, 子 in Chinese).
+     */
+    const ending = async (p, first) => {
       await p.locator('.result-banner [data-notation=international]', { hasText: 'W+16.5' }).waitFor();
+      assert.equal(await p.locator('.result-banner .result-main').getAttribute('data-notation'), first);
+      assert.equal(await p.locator('.result-banner .result-alt').count(), 1);
+      const columns = await p.locator('.count-table thead th').evaluateAll((ths) => ths.map((th) => th.className).filter(Boolean));
+      assert.deepEqual(columns, first === 'chinese' ? ['zi', 'pts alt'] : ['pts', 'zi alt']);
       await p.locator('.goban .stones [data-stone=B7].dead').waitFor();
       await p.locator('.goban .territory [data-at=B7][data-owner=black]').waitFor();
       await p.locator('.goban .territory [data-at=J5][data-owner=white]').waitFor();
@@ -352,13 +359,13 @@ describe('a 9×9 byo-yomi game from challenge to result', needsChromium(), () =>
       assert.equal(await p.locator('.goban .stones .stone.dead').count(), 1, 'only B7 is dead');
     };
     await alice.reload();
-    await ending(alice);
+    await ending(alice, 'international');
     const before = errors.length;
     await server.restart();
     await watcher.goto(gameUrl);
-    await ending(watcher);
+    await ending(watcher, 'chinese');
     await alice.reload();
-    await ending(alice);
+    await ending(alice, 'international');
     // The pages' sockets were refused while the server was down: expected here.
     const rest = errors.splice(before).filter((e) => !/ERR_CONNECTION_REFUSED/.test(e));
     errors.push(...rest);
