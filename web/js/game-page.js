@@ -18,7 +18,7 @@ import { onSession, session } from './session.js';
 import { onChange, settings } from './settings.js';
 import { LiveSocket } from './socket.js';
 import { chime, stoneSound } from './sound.js';
-import { dismissToast, dot, playerLink, toast } from './ui.js';
+import { dismissToast, dockToasts, dot, playerLink, toast } from './ui.js';
 import { speakCall, speakText } from './voice.js';
 
 /** How many handicap stones a game has. */
@@ -76,6 +76,12 @@ class GamePage {
     this.placing = [];
     this.timeAsked = false;
     this.confirming = null;
+    /** Chat lines that arrived while the chat was out of sight. */
+    this.unread = 0;
+    /** Wide screens show the chat beside the board, outside the tabs. */
+    this.wide = matchMedia('(min-width: 1400px)');
+    this.onWide = () => this.build();
+    this.wide.addEventListener('change', this.onWide);
     /** The version a resync was asked from, while it is awaited. */
     this.resyncFrom = null;
     /** Join without `since` (after events that did not follow on). */
@@ -135,6 +141,8 @@ class GamePage {
     this.socket?.close();
     cancelAnimationFrame(this.frame);
     removeEventListener('keydown', this.keys);
+    this.wide.removeEventListener('change', this.onWide);
+    dockToasts(null);
     this.stopSettings();
     this.stopSession();
     document.title = 'Shoutan 手谈';
@@ -264,6 +272,7 @@ class GamePage {
   errorText(e) {
     if (e.code === 'illegal_move' && e.reason) return t(`illegal.${e.reason}`);
     if (e.code === 'not_your_turn') return t('error.not_your_turn');
+    if (e.code === 'looking_back') return t('error.looking_back');
     return t('error.generic', { message: e.message ?? e.code });
   }
 
@@ -312,6 +321,12 @@ class GamePage {
       case 'dispute':
         toast(t('game.dispute.done', { color: who }));
         break;
+      case 'chat':
+        if (e.user !== session.user?.id && !this.chatVisible()) {
+          this.unread += 1;
+          toast(`${e.name}: ${e.text.length > 80 ? `${e.text.slice(0, 79)}…` : e.text}`, 'info', 5000);
+        }
+        break;
       default:
         break;
     }
@@ -339,6 +354,8 @@ class GamePage {
     this.clocks = { black: new ClockView('black'), white: new ClockView('white') };
     this.cards = { black: this.playerCard('black'), white: this.playerCard('white') };
     this.notice = h('div.notice.error', { role: 'alert', hidden: true, dataset: { role: 'notice' } });
+    // Notices go beside the board, never over it.
+    this.toastDock = h('div.toast-dock', { dataset: { role: 'notices' } });
     this.status = h('div.status-area', { dataset: { role: 'status' } });
     this.navBanner = h('div.nav-banner', { hidden: true });
     this.moveList = h('ol.move-list', { dataset: { role: 'moves' } });
@@ -349,25 +366,44 @@ class GamePage {
     this.spectatorText = h('span');
     this.spectators = h('span.spectator-count', null, icon('eye'), this.spectatorText);
     this.navButtons = this.buildNavButtons();
+    const beside = this.wide.matches;
+    const chatPane = h('div.chat-pane', null, this.chatLog, this.chatForm);
+    this.chatTab = null;
+    this.unreadBadge = h('span.count', { dataset: { role: 'unread' } });
     const tabs = this.buildTabs([
       ['moves', t('game.moves'), h('div.moves-pane', null, this.moveList, this.navButtons)],
-      ['chat', t('game.chat'), h('div.chat-pane', null, this.chatLog, this.chatForm)],
+      beside ? null : ['chat', h('span', null, t('game.chat'), this.unreadBadge), chatPane],
       ['info', t('game.info'), this.info],
-    ]);
+    ].filter(Boolean));
+    this.chatTab = tabs.querySelector('[data-tab=chat]');
+    if (beside) this.unread = 0;
     const bottom = m.you === 'white' ? 'white' : 'black';
     const top = opponent(bottom);
-    replace(this.root, h('div.game-layout', { dataset: { game: String(m.id), you: m.you } },
+    replace(this.root, h('div.game-layout', { class: beside ? 'chat-beside' : '', dataset: { game: String(m.id), you: m.you } },
       h('div.board-area', null, h('div.board-wrap', null, this.board.el), this.navBanner),
       h('aside.side', null,
         h('div.card-top', null, this.cards[top]),
-        h('div.status-wrap', null, this.notice, this.status),
+        h('div.status-wrap', null, this.notice, this.status, this.toastDock),
         h('div.game-meta', null,
           h('span.meta-rules', null, `${m.size}×${m.size} · ${t(`rules.${m.settings.ruleset_name}`)} · ${m.settings.rated ? t('game.rated') : t('game.casual')}`),
           this.spectators),
         h('div.tabs-wrap', null, tabs),
         this.controls,
-        h('div.card-bottom', null, this.cards[bottom]))));
+        h('div.card-bottom', null, this.cards[bottom])),
+      beside ? h('aside.chat-column', { dataset: { role: 'chat-column' } }, h('div.tabs', null, h('div.chat-head', null, t('game.chat')), chatPane)) : null));
+    dockToasts(this.toastDock);
     this.renderAll();
+  }
+
+  /** Whether the chat is in sight: beside the board, or its tab chosen. */
+  chatVisible() {
+    return !this.chatTab || this.chatTab.getAttribute('aria-selected') === 'true';
+  }
+
+  /** The unread count on the chat tab. */
+  renderUnread() {
+    if (this.chatVisible()) this.unread = 0;
+    this.unreadBadge.textContent = this.unread ? String(this.unread) : '';
   }
 
   playerCard(color) {
@@ -390,10 +426,13 @@ class GamePage {
     panes.forEach(([key, label, pane], i) => {
       const tab = h('button.tab', {
         type: 'button', role: 'tab', 'aria-selected': String(i === 0), dataset: { tab: key },
-        onclick() {
+        onclick: () => {
           for (const b of bar.children) b.setAttribute('aria-selected', String(b === tab));
           for (const p of body.children) p.hidden = p !== pane;
-          if (key === 'chat') pane.querySelector('input')?.focus({ preventScroll: true });
+          if (key === 'chat') {
+            pane.querySelector('input')?.focus({ preventScroll: true });
+            this.renderUnread();
+          }
         },
       }, label);
       pane.hidden = i !== 0;
@@ -480,7 +519,10 @@ class GamePage {
       this.renderStatus();
       return;
     }
-    if (!this.canPlay()) return;
+    if (!this.canPlay()) {
+      this.explainNoMove();
+      return;
+    }
     const same = this.tentative && this.tentative.x === x && this.tentative.y === y;
     if (settings.confirmMove && !same) {
       this.tentative = { x, y, color: m.you, confirm: true };
@@ -500,6 +542,14 @@ class GamePage {
     }
   }
 
+  /** Says why a click on the board played nothing, when the viewer plays this game. */
+  explainNoMove() {
+    const m = this.model;
+    if (!m.isPlayer || m.state.status !== 'live') return;
+    if (this.viewIndex !== null) this.showError({ code: 'looking_back' });
+    else if (m.state.phase === 'play' && m.state.to_move !== m.you) this.showError({ code: 'not_your_turn' });
+  }
+
   // ——— Drawing ———
 
   renderAll() {
@@ -511,6 +561,7 @@ class GamePage {
     this.renderMoves();
     this.renderControls();
     this.renderChat();
+    this.renderUnread();
     this.renderInfo();
     this.renderSpectators();
     this.updateTitle();
@@ -774,8 +825,20 @@ class GamePage {
         button('resign-no', t('game.no'), true, () => { this.confirming = null; this.renderControls(); }))
       : button('resign', t('game.resign'), live && st.phase !== 'setup', () => { this.confirming = 'resign'; this.renderControls(); });
     const mineMoved = m.moves.some((mv) => mv.color === m.you);
+    const pass = () => { this.confirming = null; this.act({ type: 'pass' }); };
+    const passing = this.confirming === 'pass' && play && myTurn
+      ? h('span.confirm', { dataset: { confirm: 'pass' } }, t('game.confirm.pass'),
+        button('pass-yes', t('game.yes'), true, pass, 'primary'),
+        button('pass-no', t('game.no'), true, () => { this.confirming = null; this.renderControls(); }))
+      : button('pass', t('game.pass'), play && myTurn, () => {
+        if (!settings.confirmPass) {
+          pass();
+          return;
+        }
+        this.confirming = 'pass';
+        this.renderControls();
+      });
     replace(this.controls,
-      button('pass', t('game.pass'), play && myTurn, () => this.act({ type: 'pass' }), 'primary'),
       button('takeback', t('game.takeback'), play && mineMoved && !st.offers.takeback, () => this.act({ type: 'takeback' })),
       button('count', t('game.count'), play && !st.offers.count, () => this.act({ type: 'count' })),
       button('draw', t('game.draw'), play && !st.offers.draw, () => this.act({ type: 'draw' })),
@@ -783,6 +846,7 @@ class GamePage {
         this.timeAsked = true;
         this.socket.send({ type: 'time' });
       }),
+      passing,
       resign);
   }
 

@@ -250,8 +250,11 @@ describe('a 9×9 byo-yomi game from challenge to result', needsChromium(), () =>
   });
 
   it('counts after two passes: a click marks the dead group, both accept, all see one result', async () => {
+    // Each pass is asked once more (the default setting).
     await bob.click('[data-action=pass]');
+    await bob.click('[data-action=pass-yes]');
     await alice.locator('[data-action=pass]:not([disabled])').click();
+    await alice.click('[data-action=pass-yes]');
     for (const p of [alice, bob, watcher]) await p.locator('[data-role=count]').waitFor();
 
     // Whatever the server proposed, each click turns B7's mark over for everybody.
