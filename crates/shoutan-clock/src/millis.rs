@@ -127,6 +127,14 @@ impl Millis {
         format!("{}s", self.secs_number())
     }
 
+    /// Rounded up to the whole second. A byo-yomi period that is not the
+    /// last counts 30 … 1 this way: its last second is not shown as 0, since
+    /// the next period follows and no flag falls.
+    #[must_use]
+    pub fn ceil_second(self) -> Millis {
+        Millis(self.0.div_ceil(SECOND).saturating_mul(SECOND))
+    }
+
     /// What a clock face shows, rounded down to the second: `1:02:03`, `4:05`.
     #[must_use]
     pub fn clock_face(self) -> String {
