@@ -14,7 +14,7 @@ import { Applied, GameModel } from './game-model.js';
 import { fromGtp, opponent, toGtp } from './goban.js';
 import { colorName, t } from './i18n.js';
 import { pointsText, timeAnswer, timeControlText, ziText } from './format.js';
-import { onSession, session } from './session.js';
+import { loadSession, onSession, session } from './session.js';
 import { onChange, settings } from './settings.js';
 import { LiveSocket } from './socket.js';
 import { chime, stoneSound } from './sound.js';
@@ -32,7 +32,8 @@ function handicapStones(handicap) {
 
 /**
  * A value in both notations, the interface's first: 子 in Chinese, points
- * (B+1.5, komi 7.5) in English. The second is drawn small (`.alt`).
+ * (B+1.5, komi 7.5) in English. The second is drawn small (`.alt`); a
+ * value with no 子 form (territory counting: null) stands alone.
  * @template T
  * @param {T} zi  the value in 子 notation
  * @param {T} points  the value in international notation
@@ -40,7 +41,7 @@ function handicapStones(handicap) {
  */
 function inLanguageOrder(zi, points) {
   const pair = settings.lang === 'zh' ? [zi, points] : [points, zi];
-  pair[1]?.classList?.add('alt');
+  if (pair[0]) pair[1]?.classList?.add('alt');
   return /** @type {[T, T]} */ (pair);
 }
 
@@ -92,7 +93,9 @@ class GamePage {
     this.keys = (e) => this.onKey(e);
     addEventListener('keydown', this.keys);
     // Logged in or out while here: join again as who we now are.
-    this.stopSession = onSession(() => this.socket?.reconnectNow(false));
+    this.stopSession = onSession(() => {
+      if (!this.keepSocket) this.socket?.reconnectNow(false);
+    });
     this.stopSettings = onChange((_, changes) => {
       if ('lang' in changes) this.build();
       else if (this.board && ('board' in changes || 'stones' in changes || 'coordinates' in changes)) this.board.build();
@@ -333,8 +336,22 @@ class GamePage {
     if (m.over && !wasOver) {
       this.viewIndex = null;
       chime();
+      // A rated game moves the rating (and maybe the rank): the header
+      // shows it once the server has recorded the result.
+      if (m.isPlayer && m.settings.rated) setTimeout(() => this.refreshRank(), 1500);
     }
     this.renderAll();
+  }
+
+  /** Asks for the session again, so that the header shows the new rank (the game stays joined). */
+  async refreshRank() {
+    if (this.disposed) return;
+    this.keepSocket = true;
+    try {
+      await loadSession();
+    } finally {
+      this.keepSocket = false;
+    }
   }
 
   onCall(call) {

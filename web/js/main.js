@@ -63,7 +63,7 @@ function renderHeader() {
           h('a.user-chip', { href: `/player/${encodeURIComponent(user.name)}`, dataset: { link: '', user: user.name } },
             h('span.avatar.small', { 'aria-hidden': 'true' }, user.name.slice(0, 1).toUpperCase()),
             h('span.name', null, user.name),
-            h('span.rank', null, user.rating.rank)),
+            h('span.rank', { dataset: { role: 'my-rank' } }, `${user.rating.rank}${user.rating.provisional ? '?' : ''}`)),
           h('button.ghost.small', { type: 'button', dataset: { action: 'logout' }, onclick: async () => { await logout(); } }, t('nav.logout')))
         : h('div.auth-buttons', null,
           h('button.ghost.small', { type: 'button', dataset: { action: 'login' }, onclick: () => authDialog('login') }, t('nav.login')),
