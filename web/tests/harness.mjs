@@ -78,7 +78,7 @@ async function freePort() {
 
 /**
  * Starts `shoutan serve` on a free port over a temporary data directory.
- * @returns {Promise<{base: string, stop: () => Promise<void>, restart: () => Promise<void>, log: () => string}>}
+ * @returns {Promise<{base: string, data: string, stop: () => Promise<void>, restart: () => Promise<void>, log: () => string}>}
  */
 export async function startServer() {
   const port = await freePort();
@@ -88,6 +88,8 @@ export async function startServer() {
   let running = await launchServer(addr, data);
   return {
     base,
+    /** The data directory (its SQLite database: `shoutan.db`). */
+    data,
     log: () => running.output(),
     /** Stops the server and starts it again on the same address and data. */
     async restart() {
