@@ -17,10 +17,11 @@ import { toast } from './ui.js';
 
 const RESULTS = ['B+', 'W+', 'Draw', 'B+F', 'W+F', 'Both lose', 'Void'];
 
+/** A table that scrolls sideways on its own when wider than the screen. */
 function table(role, head, rows) {
-  return h('table.event-table', { dataset: { role } },
+  return h('div.table-scroll', null, h('table.event-table', { dataset: { role } },
     h('thead', null, h('tr', null, ...head.map(([label, num]) => h('th', { class: num ? 'num' : '' }, label)))),
-    h('tbody', null, ...rows));
+    h('tbody', null, ...rows)));
 }
 
 /** The event page; returns the function that leaves it. */

@@ -17,8 +17,6 @@ export class GameModel {
     this.you = you;
     /** Free handicap stones once placed, in GTP notation. */
     this.placed = [];
-    /** The last marking of dead stones seen, kept for the finished board. */
-    this.lastDead = null;
     this.load(game);
   }
 
@@ -33,7 +31,6 @@ export class GameModel {
     this.clockAt = performance.now();
     this.moves = game.moves.map((m) => ({ color: m.color, point: m.point ?? null }));
     this.chat = [...game.chat];
-    if (game.state.counting) this.lastDead = game.state.counting.dead;
     this.rebuild(Position.fromRows(game.board));
   }
 
@@ -117,7 +114,6 @@ export class GameModel {
       default:
         break;
     }
-    if (frame.state.counting) this.lastDead = frame.state.counting.dead;
     return Applied.APPLIED;
   }
 

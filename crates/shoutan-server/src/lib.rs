@@ -44,6 +44,7 @@ pub mod health;
 pub mod live;
 pub mod lobby;
 pub mod net;
+pub mod rank_rule;
 pub mod rating;
 pub mod routes;
 pub mod settings;

@@ -4,7 +4,7 @@
 use shoutan_rules::Color;
 
 use crate::challenge::PlayerRef;
-use crate::{Rating, StoreError, UserId};
+use crate::{RankStanding, Rating, StoreError, UserId};
 
 /// A game's id.
 pub type GameId = i64;
@@ -113,6 +113,10 @@ pub struct RatingUpdate {
     pub black: Rating,
     /// White's new rating.
     pub white: Rating,
+    /// Black's shown rank after the game (`None`: still provisional).
+    pub black_standing: Option<RankStanding>,
+    /// White's shown rank after the game.
+    pub white_standing: Option<RankStanding>,
     /// The change as the server shows it (JSON).
     pub summary: String,
 }

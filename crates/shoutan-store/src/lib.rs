@@ -57,7 +57,7 @@ pub use tournament::{
     NewTournament, NewTournamentGame, TournamentAction, TournamentGame, TournamentId,
     TournamentRow, TournamentStore,
 };
-pub use user::{NewUser, Rating, User, UserId, name_key, name_skeleton};
+pub use user::{NewUser, RankStanding, Rating, User, UserId, name_key, name_skeleton};
 
 /// Everything the server keeps. Each method either does all it says or
 /// returns an error and writes nothing.

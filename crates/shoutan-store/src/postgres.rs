@@ -15,8 +15,8 @@ use crate::game::{GAME_COLUMNS, SqlValue, archive_filter, color_word, parse_colo
 use crate::migrate::{MIGRATIONS_TABLE, POSTGRES, now_millis};
 use crate::{
     ArchiveQuery, Challenge, ChallengeId, GameEnd, GameId, GameRow, GameStatus, NewChallenge,
-    NewGame, NewUser, PlayerRef, Rating, Session, Store, StoreError, StoredEvent, User, UserId,
-    name_key, name_skeleton,
+    NewGame, NewUser, PlayerRef, RankStanding, Rating, Session, Store, StoreError, StoredEvent,
+    User, UserId, name_key, name_skeleton,
 };
 
 #[path = "postgres_cluster.rs"]
@@ -298,7 +298,7 @@ async fn taken_version(client: &deadpool_postgres::Object, events: &[&StoredEven
 }
 
 const USER_COLUMNS: &str = "id, name, password_hash, declared_rank, rating, deviation, volatility, \
-     rated_games, created_at FROM users";
+     rated_games, created_at, shown_rank, rank_streak FROM users";
 
 fn rank(text: &str) -> Result<Rank, StoreError> {
     text.parse()
@@ -316,6 +316,15 @@ fn user_row(r: &Row) -> Result<User, StoreError> {
             deviation: r.try_get(5)?,
             volatility: r.try_get(6)?,
         },
+        standing: r
+            .try_get::<_, Option<&str>>(9)?
+            .map(|shown| -> Result<RankStanding, StoreError> {
+                Ok(RankStanding {
+                    shown: rank(shown)?,
+                    streak: r.try_get(10)?,
+                })
+            })
+            .transpose()?,
         rated_games: r.try_get::<_, i32>(7)?.unsigned_abs(),
         created_at: r.try_get(8)?,
     })
@@ -437,6 +446,7 @@ impl Store for PostgresStore {
                 password_hash: user.password_hash,
                 declared_rank: user.declared_rank,
                 rating: user.rating,
+                standing: None,
                 rated_games: 0,
                 created_at: user.created_at,
             }),
@@ -658,11 +668,22 @@ impl Store for PostgresStore {
         if let Some(update) = &end.ratings {
             let black: i64 = players.try_get(0)?;
             let white: i64 = players.try_get(1)?;
-            for (user, r) in [(black, update.black), (white, update.white)] {
+            for (user, r, standing) in [
+                (black, update.black, update.black_standing),
+                (white, update.white, update.white_standing),
+            ] {
                 tx.execute(
                     "UPDATE users SET rating = $2, deviation = $3, volatility = $4, \
-                     rated_games = rated_games + 1 WHERE id = $1",
-                    &[&user, &r.rating, &r.deviation, &r.volatility],
+                     rated_games = rated_games + 1, shown_rank = $5, rank_streak = $6 \
+                     WHERE id = $1",
+                    &[
+                        &user,
+                        &r.rating,
+                        &r.deviation,
+                        &r.volatility,
+                        &standing.map(|s| s.shown.to_string()),
+                        &standing.map_or(0, |s| s.streak),
+                    ],
                 )
                 .await?;
             }

@@ -12,8 +12,8 @@ use crate::game::{GAME_COLUMNS, SqlValue, archive_filter, color_word, parse_colo
 use crate::migrate::{MIGRATIONS_TABLE, SQLITE, now_millis};
 use crate::{
     ArchiveQuery, Challenge, ChallengeId, GameEnd, GameId, GameRow, GameStatus, NewChallenge,
-    NewGame, NewUser, PlayerRef, Rating, Session, Store, StoreError, StoredEvent, User, UserId,
-    name_key, name_skeleton,
+    NewGame, NewUser, PlayerRef, RankStanding, Rating, Session, Store, StoreError, StoredEvent,
+    User, UserId, name_key, name_skeleton,
 };
 
 #[path = "sqlite_tournament.rs"]
@@ -253,9 +253,21 @@ fn rank(text: String) -> Result<Rank, StoreError> {
 }
 
 const USER_COLUMNS: &str = "id, name, password_hash, declared_rank, rating, deviation, volatility, \
-     rated_games, created_at FROM users";
+     rated_games, created_at, shown_rank, rank_streak FROM users";
 
-type UserFields = (i64, String, String, String, f64, f64, f64, u32, i64);
+type UserFields = (
+    i64,
+    String,
+    String,
+    String,
+    f64,
+    f64,
+    f64,
+    u32,
+    i64,
+    Option<String>,
+    i32,
+);
 
 fn user_fields(r: &Row<'_>) -> rusqlite::Result<UserFields> {
     Ok((
@@ -268,6 +280,8 @@ fn user_fields(r: &Row<'_>) -> rusqlite::Result<UserFields> {
         r.get(6)?,
         r.get(7)?,
         r.get(8)?,
+        r.get(9)?,
+        r.get(10)?,
     ))
 }
 
@@ -282,6 +296,15 @@ fn user_from(f: UserFields) -> Result<User, StoreError> {
             deviation: f.5,
             volatility: f.6,
         },
+        standing: f
+            .9
+            .map(|shown| -> Result<RankStanding, StoreError> {
+                Ok(RankStanding {
+                    shown: rank(shown)?,
+                    streak: f.10,
+                })
+            })
+            .transpose()?,
         rated_games: f.7,
         created_at: f.8,
     })
@@ -438,6 +461,7 @@ impl Store for SqliteStore {
                     password_hash: user.password_hash,
                     declared_rank: user.declared_rank,
                     rating: user.rating,
+                    standing: None,
                     rated_games: 0,
                     created_at: user.created_at,
                 }),
@@ -655,10 +679,21 @@ impl Store for SqliteStore {
                     .query_row([end.game], |r| Ok((r.get(0)?, r.get(1)?)))?;
                 let mut stmt = conn.prepare_cached(
                     "UPDATE users SET rating = ?2, deviation = ?3, volatility = ?4, \
-                     rated_games = rated_games + 1 WHERE id = ?1",
+                     rated_games = rated_games + 1, shown_rank = ?5, rank_streak = ?6 \
+                     WHERE id = ?1",
                 )?;
-                for (user, r) in [(black, update.black), (white, update.white)] {
-                    stmt.execute(params![user, r.rating, r.deviation, r.volatility])?;
+                for (user, r, standing) in [
+                    (black, update.black, update.black_standing),
+                    (white, update.white, update.white_standing),
+                ] {
+                    stmt.execute(params![
+                        user,
+                        r.rating,
+                        r.deviation,
+                        r.volatility,
+                        standing.map(|s| s.shown.to_string()),
+                        standing.map_or(0, |s| s.streak),
+                    ])?;
                 }
             }
             Ok(true)

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use shoutan_rules::{Color, Rank};
 use shoutan_store::{
     ArchiveQuery, Database, GameEnd, GameId, GameStatus, NewChallenge, NewGame, NewUser, Outcome,
-    Rating, RatingUpdate, Session, Store, StoreError, StoredEvent, User, open,
+    RankStanding, Rating, RatingUpdate, Session, Store, StoreError, StoredEvent, User, open,
 };
 
 /// A store to test, and what to do when the test is over.
@@ -394,9 +394,16 @@ async fn endings_and_ratings(store: &Arc<dyn Store>) {
         ended_at: 50,
         ratings,
     };
+    let settled = RankStanding {
+        shown: "3k".parse().unwrap(),
+        streak: -2,
+    };
+    assert_eq!(a.standing, None, "a newcomer's rank is provisional");
     let update = RatingUpdate {
         black: after(1662.3),
         white: after(1337.7),
+        black_standing: Some(settled),
+        white_standing: None,
         summary: "{\"black\":162.3}".into(),
     };
     assert!(
@@ -413,6 +420,8 @@ async fn endings_and_ratings(store: &Arc<dyn Store>) {
     assert_eq!(row.ratings.as_deref(), Some("{\"black\":162.3}"));
     let a_now = store.user(a.id).await.unwrap().unwrap();
     assert_eq!((a_now.rating, a_now.rated_games), (after(1662.3), 1));
+    assert_eq!(a_now.standing, Some(settled), "the shown rank and its run");
+    assert_eq!(store.user(b.id).await.unwrap().unwrap().standing, None);
     assert_eq!(
         store.user(b.id).await.unwrap().unwrap().rating,
         after(1337.7)
@@ -429,6 +438,7 @@ async fn endings_and_ratings(store: &Arc<dyn Store>) {
     );
     let a_after = store.user(a.id).await.unwrap().unwrap();
     assert_eq!((a_after.rating, a_after.rated_games), (after(1662.3), 1));
+    assert_eq!(a_after.standing, Some(settled));
     assert_eq!(
         store.game(g).await.unwrap().unwrap().status,
         GameStatus::Finished

@@ -9,7 +9,7 @@ use shoutan_tournament::{Game, Round};
 
 use super::event::Event;
 use crate::error::ApiError;
-use crate::rating::rank_of;
+use crate::rank_rule::shown_rank;
 use crate::settings::{ColourDecision, GameSettings, Seat};
 use crate::time;
 
@@ -76,9 +76,9 @@ pub async fn for_pairing(
             ApiError::conflict("account_gone", format!("the account of {name} is gone"))
         })?;
         Ok(Seat {
+            rank: shown_rank(&user),
             id: user.id,
             name: user.name,
-            rank: rank_of(user.rating.rating),
         })
     };
     let black = seat(store.user(b.id).await?, &b.name)?;

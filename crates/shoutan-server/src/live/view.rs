@@ -76,6 +76,11 @@ pub struct StateView {
     pub counting: Option<CountingView>,
     /// The result, once there is one.
     pub result: Option<ResultView>,
+    /// The dead stones both players agreed on, in a game that ended by that
+    /// count: with the board, they give back its territory and count after
+    /// any reload or restart.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agreed_dead: Option<Vec<String>>,
     /// An arbiter's warnings to each player (Art. 24: each −1 子 at
     /// counting, the second loses).
     pub warnings: ByColor<u8>,
@@ -133,6 +138,10 @@ impl LiveState {
             } else {
                 self.game.result().map(ResultView::from)
             },
+            agreed_dead: self
+                .game
+                .agreed_dead()
+                .map(|dead| points(size, dead.iter())),
             warnings: ByColor::of(|c| self.game.warnings()[c.index()]),
         }
     }

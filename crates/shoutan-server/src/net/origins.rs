@@ -121,6 +121,11 @@ mod tests {
         assert_eq!(lan.list(), ["http://192.168.1.5:8080"]);
         let v6 = Origins::for_listener(&[], "[::1]:8080".parse().unwrap());
         assert!(v6.allows("http://[::1]:8080") && v6.allows("http://localhost:8080"));
+        assert_eq!(
+            v6.websocket_forms(),
+            ["ws://127.0.0.1:8080", "ws://localhost:8080"],
+            "no IPv6 literal in a CSP source"
+        );
         let public = Origins::for_listener(
             &[
                 "HTTPS://Play.Example.org:443/".to_owned(),

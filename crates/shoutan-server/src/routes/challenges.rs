@@ -12,7 +12,7 @@ use crate::AppState;
 use crate::accounts::session::{LoggedIn, Visitor};
 use crate::error::ApiError;
 use crate::lobby::{ChallengeView, LiveGameView, StoredChallenge, visible_challenges};
-use crate::rating::rank_of;
+use crate::rank_rule::shown_rank;
 use crate::settings::{ChallengeRequest, GameSettings, Seat};
 use crate::time;
 
@@ -52,7 +52,7 @@ pub(crate) fn seat(user: &User) -> Seat {
     Seat {
         id: user.id,
         name: user.name.clone(),
-        rank: rank_of(user.rating.rating),
+        rank: shown_rank(user),
     }
 }
 
@@ -102,7 +102,7 @@ pub async fn create(
     }
     let stored = StoredChallenge {
         settings,
-        challenger_rank: rank_of(user.rating.rating),
+        challenger_rank: shown_rank(&user),
     };
     let challenge = app
         .store

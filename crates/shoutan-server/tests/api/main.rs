@@ -19,6 +19,7 @@ mod lobby;
 mod openapi;
 mod play;
 mod presence;
+mod ranks;
 mod reconnect;
 mod requests;
 mod restart;
