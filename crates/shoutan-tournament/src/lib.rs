@@ -45,6 +45,7 @@
 mod error;
 pub mod file;
 pub mod formats;
+mod gotha_parameters;
 mod history;
 pub mod matching;
 mod mcmahon;
@@ -60,6 +61,9 @@ mod tournament;
 mod value;
 
 pub use error::TournamentError;
+pub use gotha_parameters::{
+    DuddMode, GothaPairing, KeptElement, OpenGothaParameters, PairingModel, SeedSystem,
+};
 pub use mcmahon::start_mms;
 pub use outcome::{Outcome, OutcomeError, PlayerResult};
 pub use player::{Entrant, NewPlayer, Player, PlayerId, Team, TeamId};

@@ -93,6 +93,15 @@ impl Player {
     }
 }
 
+/// A name as OpenGotha and EGF files hold it: the first word as the family
+/// name, the rest as the given name.
+pub(crate) fn family_and_given(name: &str) -> (String, String) {
+    match name.trim().split_once(' ') {
+        Some((family, given)) => (family.to_owned(), given.trim().to_owned()),
+        None => (name.trim().to_owned(), String::new()),
+    }
+}
+
 /// A player to register.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct NewPlayer {

@@ -269,6 +269,10 @@ pub struct NewArgs {
     /// Handicap ceiling (0: even games).
     #[arg(long, default_value_t = 0)]
     ceiling: u8,
+    /// No handicap among players at or above this rank (OpenGotha's
+    /// handicap-free top group).
+    #[arg(long)]
+    no_handicap_from: Option<String>,
     /// Team event with this many boards per match (all-play-all: players
     /// a side; total-score: members whose points count for the team).
     #[arg(long)]
@@ -617,6 +621,7 @@ fn new(a: NewArgs) -> anyhow::Result<ExitCode> {
                 },
                 correction: a.correction,
                 ceiling: a.ceiling,
+                no_handicap_from: a.no_handicap_from.as_deref().map(rank).transpose()?,
             },
         }),
         "round-robin" | "rr" => System::RoundRobin { cycles: a.cycles },

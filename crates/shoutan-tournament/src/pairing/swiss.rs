@@ -8,7 +8,7 @@ use crate::history::{Entry, History};
 use crate::mcmahon;
 use crate::pairing::weights::{self, Rules, Seat};
 use crate::pairing::{Draft, DraftPair, bye, even_colours, seed_order};
-use crate::standings::Standings;
+use crate::standings::{Standings, pairing_order};
 use crate::{ColourChoice, HandicapBasis, PlayerId, System, Tournament, TournamentError};
 
 pub(crate) fn draft(t: &Tournament, number: u32) -> Result<Draft, TournamentError> {
@@ -55,7 +55,12 @@ pub(crate) fn draft(t: &Tournament, number: u32) -> Result<Draft, TournamentErro
         .collect();
     let mut draft = Draft::default();
     if field.len() % 2 == 1 {
-        let out = bye_receiver(t, &history, &field, &score, &place, mcmahon.is_some());
+        let previous: HashMap<usize, u32> = pairing_order(t, number - 1)
+            .into_iter()
+            .enumerate()
+            .map(|(k, i)| (i, k as u32))
+            .collect();
+        let out = bye_receiver(t, &history, &field, &score, &previous, mcmahon.is_some());
         draft.byes.push(bye(t, out, t.settings().bye_points));
         field.retain(|&i| i != out);
     }
@@ -97,7 +102,7 @@ pub(crate) fn draft(t: &Tournament, number: u32) -> Result<Draft, TournamentErro
                 },
                 handicap_key: match mcmahon.map(|m| m.handicap.basis) {
                     Some(HandicapBasis::Rank) => rank_level(t, i),
-                    _ => score(i).div_euclid(2),
+                    _ => score(i).div_euclid(2) - 30,
                 },
             }
         })
@@ -205,13 +210,14 @@ fn last_float(history: &History, before: &[Vec<i64>], i: usize) -> i8 {
 
 /// The bye: to the lowest eligible entrant who has had the fewest byes
 /// (none while avoidable). McMahon: OpenGotha's order, rank + 2·MMS +
-/// 1000·byes, ties to the lowest placed.
+/// 1000·byes. Ties go to the one lowest in the previous standings
+/// (`previous`: places from 0), as OpenGotha and spec/formats.md give it.
 fn bye_receiver(
     t: &Tournament,
     history: &History,
     field: &[usize],
     score: &dyn Fn(usize) -> i64,
-    place: &HashMap<usize, u32>,
+    previous: &HashMap<usize, u32>,
     mcmahon: bool,
 ) -> usize {
     let key = |i: usize| {
@@ -224,7 +230,7 @@ fn bye_receiver(
         (
             primary,
             score(i),
-            std::cmp::Reverse(place.get(&i).copied().unwrap_or(0)),
+            std::cmp::Reverse(previous.get(&i).copied().unwrap_or(0)),
         )
     };
     field
