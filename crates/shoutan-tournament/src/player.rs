@@ -86,6 +86,14 @@ pub struct Player {
 }
 
 impl Player {
+    /// The rating OpenGotha files carry: the player's, or one from the rank
+    /// on the EGF scale (2100 for 1d, 100 a grade).
+    #[must_use]
+    pub fn gotha_rating(&self) -> i32 {
+        self.rating
+            .unwrap_or_else(|| 2100 + 100 * self.rank.map_or(-30, Rank::level))
+    }
+
     /// Whether the player takes part in round `round`.
     #[must_use]
     pub fn plays_in(&self, round: u32) -> bool {

@@ -144,7 +144,7 @@ pub fn export(t: &Tournament) -> String {
             .map(|r| if p.plays_in(r) { '1' } else { '0' })
             .collect();
         let rank = p.rank.unwrap_or(Rank::Kyu(30));
-        let rating = p.rating.unwrap_or(2100 + 100 * rank.level());
+        let rating = p.gotha_rating();
         let attrs = owned([
             ("agaExpirationDate", String::new()),
             ("agaId", String::new()),
