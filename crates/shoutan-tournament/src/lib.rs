@@ -42,6 +42,7 @@
 //! assert_eq!(t, before);
 //! ```
 
+mod certification;
 mod error;
 pub mod file;
 pub mod formats;
@@ -60,6 +61,7 @@ mod team_total;
 mod tournament;
 mod value;
 
+pub use certification::{Certification, Qualifier};
 pub use error::TournamentError;
 pub use gotha_parameters::{
     DuddMode, GothaPairing, KeptElement, OpenGothaParameters, PairingModel, SeedSystem,

@@ -7,6 +7,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 use shoutan_rules::Rank;
 
+use crate::Certification;
 use crate::gotha_parameters::{OpenGothaParameters, PairingModel, SeedSystem};
 
 /// The pairing system (spec/competition.md, "Kind of event").
@@ -403,6 +404,10 @@ pub struct Settings {
     /// Which cost model pairs Swiss and McMahon rounds.
     #[serde(default)]
     pub pairing_model: PairingModel,
+    /// A rank-certification event (段级位赛): the rule players are promoted
+    /// by after the last round.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub certification: Option<Certification>,
     /// OpenGotha's parameter set, when the event came from OpenGotha or
     /// pairs as OpenGotha does (none: OpenGotha's defaults for the system).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -446,6 +451,7 @@ impl Settings {
             withdrawn_valuation: WithdrawnValuation::default(),
             seed: 0,
             pairing_model: PairingModel::default(),
+            certification: None,
             opengotha: None,
         }
     }

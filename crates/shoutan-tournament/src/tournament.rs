@@ -1214,6 +1214,9 @@ impl Tournament {
 
 fn check_settings(s: &Settings) -> Result<(), TournamentError> {
     let bad = |m: &str| Err(TournamentError::Settings(m.to_owned()));
+    if let Some(c) = &s.certification {
+        c.check()?;
+    }
     match s.system {
         System::RoundRobin { cycles: 0 } => return bad("a round robin needs at least one cycle"),
         System::Knockout { losses: 0 } | System::SwissElimination { losses: 0 } => {
