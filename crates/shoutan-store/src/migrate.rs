@@ -34,6 +34,11 @@ pub const SQLITE: &[Migration] = &[
         name: "name skeletons",
         sql: include_str!("../migrations/sqlite/0005_name_skeletons.sql"),
     },
+    Migration {
+        version: 7,
+        name: "reviews",
+        sql: include_str!("../migrations/sqlite/0007_reviews.sql"),
+    },
 ];
 
 /// PostgreSQL's migrations: the same schema in its dialect, and the tables
@@ -64,6 +69,11 @@ pub const POSTGRES: &[Migration] = &[
         version: 6,
         name: "instances",
         sql: include_str!("../migrations/postgres/0006_instances.sql"),
+    },
+    Migration {
+        version: 7,
+        name: "reviews",
+        sql: include_str!("../migrations/postgres/0007_reviews.sql"),
     },
 ];
 
