@@ -22,3 +22,4 @@ mod presence;
 mod reconnect;
 mod requests;
 mod restart;
+mod reviews;
