@@ -58,6 +58,7 @@ mod ladder;
 mod level;
 mod playout;
 mod prior;
+mod review;
 mod search;
 mod tactics;
 mod tree;
@@ -69,3 +70,4 @@ pub use engine::{
     Budget, Decision, Engine, EngineConfig, EngineError, Mode, Reporter, StopHandle, Thought,
 };
 pub use level::{Level, LevelError};
+pub use review::{MISTAKES_PER_PLAYER, MoveEval, PositionEval, Review, positions, review};

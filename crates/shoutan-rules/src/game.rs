@@ -750,6 +750,23 @@ impl Game {
         self.accepted = [false, false];
     }
 
+    /// The game as it stood after its first `turns` turns (0: the start),
+    /// still in play: what a review analyses, one position after another.
+    /// Warnings given and the result are left out.
+    #[must_use]
+    pub fn after_turns(&self, turns: usize) -> Game {
+        let mut game = Game::start(
+            self.ruleset,
+            self.komi,
+            self.initial.clone(),
+            self.initial_to_move,
+            self.handicap,
+            Phase::Play,
+        );
+        game.replay(self.turns[..turns.min(self.turns.len())].to_vec());
+        game
+    }
+
     /// The position after `turns` turns (0 = the start).
     #[must_use]
     pub fn position_after(&self, turns: usize) -> Board {

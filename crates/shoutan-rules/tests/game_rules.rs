@@ -432,6 +432,22 @@ fn undo_takes_back_exactly() {
 }
 
 #[test]
+fn a_finished_game_can_be_looked_at_after_any_turn() {
+    let mut game = setup(TRIPLE_KO, Color::Black, Ruleset::CHINESE);
+    play(&mut game, &["B C8", "W G8"]);
+    game.resign(Color::White).unwrap();
+    let after_one = game.after_turns(1);
+    assert_eq!(after_one.phase(), Phase::Play);
+    assert_eq!(after_one.board(), &game.position_after(1));
+    assert_eq!(after_one.to_move(), Color::White);
+    assert_eq!(after_one.result(), None);
+    // The ko ban of black's capture holds in the position looked at.
+    assert!(!after_one.is_legal(Color::White, at(&game, "B8")));
+    assert_eq!(game.after_turns(0).turns().len(), 0);
+    assert_eq!(game.after_turns(99).turns(), game.turns());
+}
+
+#[test]
 fn warnings_cost_a_zi_each_and_a_second_loses() {
     let mut game = small_end_game();
     let before = game.count().margin;

@@ -18,6 +18,8 @@
 //!   after a restart with the downtime excused.
 //! - The computer ([`computer`]): an account per engine level, played
 //!   from a bounded pool of blocking threads.
+//! - AI reviews of finished games ([`review`]) on a pool of their own,
+//!   stored with the game.
 //!
 //! The API is documented in `docs/api/openapi.yaml` (HTTP) and
 //! `docs/api/websocket.md` (the WebSocket protocol).
@@ -46,6 +48,7 @@ pub mod lobby;
 pub mod net;
 pub mod rank_rule;
 pub mod rating;
+pub mod review;
 pub mod routes;
 pub mod settings;
 pub mod text;
@@ -85,6 +88,8 @@ pub struct App {
     pub events: Arc<events::Events>,
     /// The computer players.
     pub computer: Arc<Computer>,
+    /// The AI reviews being made.
+    pub reviews: Arc<review::Reviews>,
     /// Login attempts per client address.
     pub login_per_address: RateLimiter,
     /// Login attempts per account and address.
@@ -146,6 +151,8 @@ pub async fn start(store: Arc<dyn Store>, config: ServerConfig) -> Result<AppSta
         }
     }
     games.restore().await?;
+    let reviews = Arc::new(review::Reviews::new());
+    reviews.resume(&store).await?;
     let events =
         events::Events::load(Arc::clone(&store), Arc::clone(&games), Arc::clone(&lobby)).await?;
     let endings = events::results::tap(endings, Arc::clone(&events));
@@ -169,6 +176,7 @@ pub async fn start(store: Arc<dyn Store>, config: ServerConfig) -> Result<AppSta
         games,
         lobby,
         computer,
+        reviews,
         events,
         decoy_hash,
         hasher,

@@ -35,6 +35,7 @@ mod event;
 mod game;
 pub mod migrate;
 mod postgres;
+mod review;
 mod session;
 mod sqlite;
 mod tournament;
@@ -51,6 +52,7 @@ pub use game::{
     ArchiveQuery, GameEnd, GameId, GameRow, GameStatus, NewGame, Outcome, RatingUpdate,
 };
 pub use postgres::PostgresStore;
+pub use review::{NewReview, ReviewRow, ReviewStore};
 pub use session::Session;
 pub use sqlite::SqliteStore;
 pub use tournament::{
@@ -62,7 +64,7 @@ pub use user::{NewUser, RankStanding, Rating, User, UserId, name_key, name_skele
 /// Everything the server keeps. Each method either does all it says or
 /// returns an error and writes nothing.
 #[async_trait::async_trait]
-pub trait Store: TournamentStore + Send + Sync {
+pub trait Store: TournamentStore + ReviewStore + Send + Sync {
     /// Creates an account; [`StoreError::NameTaken`] if the name (ignoring
     /// case) exists.
     async fn create_user(&self, user: NewUser) -> Result<User, StoreError>;

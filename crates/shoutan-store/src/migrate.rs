@@ -39,6 +39,11 @@ pub const SQLITE: &[Migration] = &[
         name: "rank standing",
         sql: include_str!("../migrations/sqlite/0007_rank_standing.sql"),
     },
+    Migration {
+        version: 8,
+        name: "reviews",
+        sql: include_str!("../migrations/sqlite/0008_reviews.sql"),
+    },
 ];
 
 /// PostgreSQL's migrations: the same schema in its dialect, and the tables
@@ -74,6 +79,11 @@ pub const POSTGRES: &[Migration] = &[
         version: 7,
         name: "rank standing",
         sql: include_str!("../migrations/postgres/0007_rank_standing.sql"),
+    },
+    Migration {
+        version: 8,
+        name: "reviews",
+        sql: include_str!("../migrations/postgres/0008_reviews.sql"),
     },
 ];
 

@@ -21,6 +21,8 @@ use crate::{
 
 #[path = "postgres_cluster.rs"]
 mod cluster;
+#[path = "postgres_review.rs"]
+mod review;
 #[path = "postgres_tournament.rs"]
 mod tournament;
 

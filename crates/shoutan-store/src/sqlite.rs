@@ -16,6 +16,8 @@ use crate::{
     User, UserId, name_key, name_skeleton,
 };
 
+#[path = "sqlite_review.rs"]
+mod review;
 #[path = "sqlite_tournament.rs"]
 mod tournament;
 

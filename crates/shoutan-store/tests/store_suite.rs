@@ -8,8 +8,8 @@ use std::sync::Arc;
 
 use shoutan_rules::{Color, Rank};
 use shoutan_store::{
-    ArchiveQuery, Database, GameEnd, GameId, GameStatus, NewChallenge, NewGame, NewUser, Outcome,
-    RankStanding, Rating, RatingUpdate, Session, Store, StoreError, StoredEvent, User, open,
+    ArchiveQuery, Database, GameEnd, GameId, GameStatus, NewChallenge, NewGame, NewReview, NewUser,
+    Outcome, RankStanding, Rating, RatingUpdate, Session, Store, StoreError, StoredEvent, User, open,
 };
 
 /// A store to test, and what to do when the test is over.
@@ -511,6 +511,63 @@ async fn heartbeats(store: &Arc<dyn Store>) {
     assert_eq!(store.last_heartbeat().await.unwrap(), Some(2_000));
 }
 
+/// A review is requested once per game and level, stays pending until it
+/// is stored, and is stored once.
+async fn reviews(store: &Arc<dyn Store>) {
+    let (a, b) = (user(store, "Ke").await, user(store, "Shin").await);
+    let g = game(store, &a, &b, 19, 1_000).await;
+    let ask = |level: &str, who: &User, at| NewReview {
+        game: g,
+        level: level.into(),
+        requested_by: who.id,
+        requested_at: at,
+    };
+    let (quick, made) = store.request_review(ask("quick", &a, 2_000)).await.unwrap();
+    assert!(made);
+    assert_eq!((quick.finished_at, quick.body.as_deref()), (None, None));
+    // Asked again, by the other player: the same request, not a new one.
+    let (again, made) = store.request_review(ask("quick", &b, 3_000)).await.unwrap();
+    assert!(!made);
+    assert_eq!(again, quick);
+    store.request_review(ask("deep", &b, 2_500)).await.unwrap();
+    let pending = store.pending_reviews().await.unwrap();
+    assert_eq!(
+        pending.iter().map(|r| r.level.as_str()).collect::<Vec<_>>(),
+        ["quick", "deep"],
+        "oldest request first"
+    );
+    assert!(
+        store
+            .finish_review(g, "quick", "{\"v\":1}".into(), 4_000)
+            .await
+            .unwrap()
+    );
+    assert!(
+        !store
+            .finish_review(g, "quick", "{\"v\":2}".into(), 5_000)
+            .await
+            .unwrap(),
+        "stored once"
+    );
+    assert!(
+        !store
+            .finish_review(g, "never", "{}".into(), 5_000)
+            .await
+            .unwrap()
+    );
+    let stored = store.reviews(g).await.unwrap();
+    assert_eq!(stored.len(), 2);
+    let quick = stored.iter().find(|r| r.level == "quick").unwrap();
+    assert_eq!(
+        (quick.finished_at, quick.body.as_deref()),
+        (Some(4_000), Some("{\"v\":1}"))
+    );
+    assert_eq!(quick.requested_by, a.id);
+    let pending = store.pending_reviews().await.unwrap();
+    assert_eq!(pending.len(), 1);
+    assert_eq!(pending[0].level, "deep");
+}
+
 async fn reopening_keeps_data_and_migrates_once(backend: &Backend) {
     let someone = user(&backend.store, "kept").await;
     let reopened = open(&backend.database).await.unwrap();
@@ -622,4 +679,5 @@ suite!(
     endings_and_ratings,
     archive,
     heartbeats,
+    reviews,
 );

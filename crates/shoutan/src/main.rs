@@ -6,6 +6,7 @@ mod engine_match;
 mod gtp;
 mod records;
 mod replay;
+mod review;
 mod score;
 mod serve;
 mod sgf;
@@ -28,6 +29,9 @@ enum Command {
     Serve(serve::Args),
     /// Check game records move by move and show the final position.
     Replay(replay::Args),
+    /// Review a record with the engine: win rate and score of every move,
+    /// the biggest mistakes and the engine's lines, written into the SGF.
+    Review(review::Args),
     /// Count the final position of a record.
     Score(score::Args),
     /// Work on SGF files.
@@ -52,6 +56,7 @@ fn main() -> std::process::ExitCode {
     let outcome = match cli.command {
         Command::Serve(args) => serve::run(args),
         Command::Replay(args) => replay::run(args),
+        Command::Review(args) => review::run(args),
         Command::Score(args) => score::run(args),
         Command::Sgf(cmd) => sgf::run(cmd),
         Command::Gtp(args) => gtp::run(args),

@@ -62,7 +62,7 @@ fn run_normalize(args: NormalizeArgs) -> anyhow::Result<ExitCode> {
 
 /// Writes through a temporary file beside `path`, so that a failure never
 /// leaves half a record.
-fn write_atomically(path: &std::path::Path, text: &str) -> anyhow::Result<()> {
+pub(crate) fn write_atomically(path: &std::path::Path, text: &str) -> anyhow::Result<()> {
     let name = path.display();
     let mut temporary = path.as_os_str().to_owned();
     temporary.push(".shoutan-tmp");

@@ -7,6 +7,7 @@ mod computer;
 pub(crate) mod extract;
 mod games;
 mod players;
+mod reviews;
 mod static_files;
 
 use std::sync::Arc;
@@ -72,6 +73,12 @@ fn table() -> Vec<(Route, MethodRouter<AppState>)> {
         r(Method::GET, "/api/games/{id}", get(games::game)),
         r(Method::GET, "/api/games/{id}/sgf", get(games::sgf)),
         r(Method::GET, "/api/games/{id}/events", get(games::events)),
+        r(Method::GET, "/api/games/{id}/reviews", get(reviews::list)),
+        r(
+            Method::POST,
+            "/api/games/{id}/reviews",
+            post(reviews::request),
+        ),
         r(
             Method::GET,
             "/api/games/{id}/ws",

@@ -23,3 +23,4 @@ mod ranks;
 mod reconnect;
 mod requests;
 mod restart;
+mod reviews;

@@ -1,0 +1,461 @@
+//! AI reviews of finished games (AI 复盘), asked for with one click: the
+//! engine analyses every position (`shoutan_engine::review`) on a pool of
+//! its own — one engine thread per review, at most [`WORKERS`] at once, at
+//! most [`QUEUED`] waiting, at most [`PER_USER`] waiting for any one
+//! account — so that a review never takes the cores live games and the
+//! computer players need. Requests and reviews are stored with the game
+//! (made once per game and level); a request not yet made when the server
+//! stops is made again from the start after the restart.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use axum::http::StatusCode;
+use serde::{Deserialize, Serialize};
+use shoutan_engine::{Engine, EngineConfig, MoveEval, PositionEval, Review, StopHandle};
+use shoutan_rules::{BoardSize, Color, Game, Move};
+use shoutan_store::{GameId, NewReview, ReviewRow, Store, UserId};
+
+use crate::blocking::BlockingPool;
+use crate::error::ApiError;
+
+/// Reviews made at once (one engine thread each).
+pub const WORKERS: usize = 1;
+/// Reviews that may wait for a worker.
+pub const QUEUED: usize = 16;
+/// Reviews one account may have waiting or running.
+pub const PER_USER: usize = 2;
+
+/// How thorough a review is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Level {
+    /// 200 playouts a position: about a minute for a 19×19 game of 250 moves
+    /// on one core.
+    Quick,
+    /// 1 600 playouts a position, eight times the work of a quick review:
+    /// about eight minutes for a 19×19 game of 250 moves on one core.
+    Deep,
+}
+
+impl Level {
+    /// Every level, the cheapest first.
+    pub const ALL: [Level; 2] = [Level::Quick, Level::Deep];
+
+    /// Its name, as stored and in the API.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Quick => "quick",
+            Level::Deep => "deep",
+        }
+    }
+
+    /// The level named so.
+    #[must_use]
+    pub fn named(name: &str) -> Option<Level> {
+        Level::ALL.into_iter().find(|l| l.name() == name)
+    }
+
+    /// Playouts per position.
+    #[must_use]
+    pub fn playouts(self) -> u64 {
+        match self {
+            Level::Quick => 200,
+            Level::Deep => 1_600,
+        }
+    }
+
+    /// Its cost, said to whoever chooses it.
+    #[must_use]
+    pub fn cost(self) -> &'static str {
+        match self {
+            Level::Quick => "200 playouts a position: about a minute for a 250-move 19×19 game",
+            Level::Deep => {
+                "1 600 playouts a position, 8× a quick review: about 8 minutes for a 250-move 19×19 game"
+            }
+        }
+    }
+}
+
+/// A review job's key.
+type Key = (GameId, Level);
+
+/// A review waiting or being made.
+#[derive(Clone, Copy, Debug)]
+struct Job {
+    user: UserId,
+    done: usize,
+    total: usize,
+}
+
+/// The server's reviews in progress, and their pool.
+#[derive(Debug)]
+pub struct Reviews {
+    pool: BlockingPool,
+    jobs: Mutex<HashMap<Key, Job>>,
+    /// Stops every review when the server goes (they are made again
+    /// after the restart).
+    stop: StopHandle,
+}
+
+impl Drop for Reviews {
+    fn drop(&mut self) {
+        self.stop.stop();
+    }
+}
+
+/// Progress of a review being made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Progress {
+    /// Positions analysed.
+    pub done: usize,
+    /// Positions in all (0 until the review has begun).
+    pub total: usize,
+}
+
+/// A review as the API shows it.
+#[derive(Clone, Debug, Serialize)]
+pub struct ReviewView {
+    /// The level.
+    pub level: Level,
+    /// `queued` (waiting or being made) or `done`.
+    pub status: &'static str,
+    /// While queued: how far it is.
+    pub progress: Option<Progress>,
+    /// Once done: the review (see [`ReviewBody`]).
+    pub review: Option<serde_json::Value>,
+}
+
+/// A level as offered.
+#[derive(Clone, Debug, Serialize)]
+pub struct LevelView {
+    /// The level.
+    pub level: Level,
+    /// Playouts per position.
+    pub playouts: u64,
+    /// What it costs.
+    pub cost: &'static str,
+}
+
+/// A position's evaluation as stored and shown: moves in GTP notation.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct PositionBody {
+    /// Turns before it.
+    pub turns: usize,
+    /// Black's chance to win.
+    pub black_winrate: f32,
+    /// Black's expected margin in points.
+    pub black_lead: f32,
+    /// The engine's move.
+    pub best: Option<String>,
+    /// Its continuation.
+    pub pv: Vec<String>,
+}
+
+/// A move's evaluation as stored and shown.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct MoveBody {
+    /// Its number, from 1.
+    pub number: usize,
+    /// Who played it.
+    pub color: Color,
+    /// What.
+    pub mv: String,
+    /// Win rate it lost its player.
+    pub winrate_loss: f32,
+    /// Points it lost its player.
+    pub points_loss: f32,
+    /// The engine's move instead.
+    pub best: Option<String>,
+    /// The engine's line from there.
+    pub pv: Vec<String>,
+}
+
+/// A finished review as stored with the game.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ReviewBody {
+    /// Playouts per position.
+    pub playouts: u64,
+    /// Every position, `positions[n]` after `n` turns.
+    pub positions: Vec<PositionBody>,
+    /// Every move.
+    pub moves: Vec<MoveBody>,
+    /// Numbers of black's biggest mistakes, the biggest first.
+    pub black_mistakes: Vec<usize>,
+    /// Numbers of white's.
+    pub white_mistakes: Vec<usize>,
+}
+
+fn gtp(mv: Move, size: BoardSize) -> String {
+    shoutan_engine::gtp::move_text(mv, size)
+}
+
+fn line(pv: &[Move], size: BoardSize) -> Vec<String> {
+    pv.iter().map(|&m| gtp(m, size)).collect()
+}
+
+impl ReviewBody {
+    /// The stored form of `review` of a game on a board of `size`.
+    #[must_use]
+    pub fn of(review: &Review, size: BoardSize) -> ReviewBody {
+        let position = |p: &PositionEval| PositionBody {
+            turns: p.turns,
+            black_winrate: p.black_winrate,
+            black_lead: p.black_lead,
+            best: p.best.map(|m| gtp(m, size)),
+            pv: line(&p.pv, size),
+        };
+        let mv = |m: &MoveEval| MoveBody {
+            number: m.number,
+            color: m.color,
+            mv: gtp(m.mv, size),
+            winrate_loss: m.winrate_loss,
+            points_loss: m.points_loss,
+            best: m.best.map(|b| gtp(b, size)),
+            pv: line(&m.pv, size),
+        };
+        let numbers = |c: Color| review.mistakes(c).iter().map(|m| m.number).collect();
+        ReviewBody {
+            playouts: review.playouts,
+            positions: review.positions.iter().map(position).collect(),
+            moves: review.moves.iter().map(mv).collect(),
+            black_mistakes: numbers(Color::Black),
+            white_mistakes: numbers(Color::White),
+        }
+    }
+}
+
+impl Default for Reviews {
+    fn default() -> Self {
+        Reviews::new()
+    }
+}
+
+impl Reviews {
+    /// No review in progress.
+    #[must_use]
+    pub fn new() -> Reviews {
+        Reviews {
+            pool: BlockingPool::new(WORKERS, QUEUED),
+            jobs: Mutex::new(HashMap::new()),
+            stop: StopHandle::new(),
+        }
+    }
+
+    /// The levels offered.
+    #[must_use]
+    pub fn levels() -> Vec<LevelView> {
+        Level::ALL
+            .into_iter()
+            .map(|level| LevelView {
+                level,
+                playouts: level.playouts(),
+                cost: level.cost(),
+            })
+            .collect()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<Key, Job>> {
+        self.jobs
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// How a stored row looks to a client.
+    #[must_use]
+    pub fn view(&self, row: &ReviewRow) -> Option<ReviewView> {
+        let level = Level::named(&row.level)?;
+        Some(match &row.body {
+            Some(body) => ReviewView {
+                level,
+                status: "done",
+                progress: None,
+                review: serde_json::from_str(body).ok(),
+            },
+            None => ReviewView {
+                level,
+                status: "queued",
+                progress: self.lock().get(&(row.game, level)).map(|j| Progress {
+                    done: j.done,
+                    total: j.total,
+                }),
+                review: None,
+            },
+        })
+    }
+
+    /// Asks for a review of the finished game `game` by `user`: the stored
+    /// request (made now, or earlier by anyone) as a client sees it.
+    /// Refused when the account has [`PER_USER`] reviews waiting or the
+    /// queue is full; nothing is stored then.
+    pub async fn request(
+        self: &Arc<Self>,
+        store: &Arc<dyn Store>,
+        game: Game,
+        id: GameId,
+        level: Level,
+        user: UserId,
+        now: i64,
+    ) -> Result<ReviewView, ApiError> {
+        let key = (id, level);
+        {
+            let mut jobs = self.lock();
+            if !jobs.contains_key(&key) {
+                if jobs.values().filter(|j| j.user == user).count() >= PER_USER {
+                    return Err(ApiError::new(
+                        StatusCode::TOO_MANY_REQUESTS,
+                        "review_budget",
+                        format!(
+                            "you have {PER_USER} reviews waiting; ask for another once one is done"
+                        ),
+                    ));
+                }
+                if jobs.len() >= WORKERS + QUEUED {
+                    return Err(ApiError {
+                        retry_after: Some(60),
+                        ..ApiError::new(
+                            StatusCode::SERVICE_UNAVAILABLE,
+                            "busy",
+                            format!("{} reviews are waiting; try again later", jobs.len()),
+                        )
+                    });
+                }
+                // Held while the request is stored, so that the budget and
+                // the queue count it.
+                jobs.insert(
+                    key,
+                    Job {
+                        user,
+                        done: 0,
+                        total: 0,
+                    },
+                );
+            }
+        }
+        let stored = store
+            .request_review(NewReview {
+                game: id,
+                level: level.name().to_owned(),
+                requested_by: user,
+                requested_at: now,
+            })
+            .await;
+        let (row, made) = match stored {
+            Ok(stored) => stored,
+            Err(e) => {
+                self.forget_if_unstarted(key);
+                return Err(e.into());
+            }
+        };
+        if made {
+            self.start(Arc::clone(store), game, id, level, user);
+        } else if row.finished_at.is_some() {
+            self.forget_if_unstarted(key);
+        }
+        self.view(&row)
+            .ok_or_else(|| ApiError::internal(format!("review level {:?}", row.level)))
+    }
+
+    /// Drops a reservation that led to no job.
+    fn forget_if_unstarted(&self, key: Key) {
+        let mut jobs = self.lock();
+        if jobs.get(&key).is_some_and(|j| j.total == 0 && j.done == 0) {
+            jobs.remove(&key);
+        }
+    }
+
+    /// Makes a stored request: on the pool, then stored once.
+    fn start(
+        self: &Arc<Self>,
+        store: Arc<dyn Store>,
+        game: Game,
+        id: GameId,
+        level: Level,
+        user: UserId,
+    ) {
+        let key = (id, level);
+        self.lock().entry(key).or_insert(Job {
+            user,
+            done: 0,
+            total: 0,
+        });
+        let reviews = Arc::clone(self);
+        tokio::spawn(async move {
+            let progress = Arc::downgrade(&reviews);
+            let stop = reviews.stop.clone();
+            let size = game.size();
+            let made = reviews
+                .pool
+                .run(move || {
+                    let mut engine = Engine::new(EngineConfig {
+                        threads: 1,
+                        ..EngineConfig::default()
+                    });
+                    shoutan_engine::review(
+                        &mut engine,
+                        &game,
+                        level.playouts(),
+                        &stop,
+                        &mut |done, total| {
+                            if let Some(reviews) = progress.upgrade()
+                                && let Some(job) = reviews.lock().get_mut(&key)
+                            {
+                                job.done = done;
+                                job.total = total;
+                            }
+                        },
+                    )
+                })
+                .await;
+            match made {
+                Ok(Ok(Some(review))) => {
+                    let body = ReviewBody::of(&review, size);
+                    match serde_json::to_string(&body) {
+                        Ok(text) => {
+                            if let Err(e) = store
+                                .finish_review(id, level.name(), text, crate::time::now_millis())
+                                .await
+                            {
+                                tracing::error!("review of game {id}: not stored: {e}");
+                            }
+                        }
+                        Err(e) => tracing::error!("review of game {id}: {e}"),
+                    }
+                }
+                Ok(Ok(None)) => tracing::warn!("review of game {id}: stopped"),
+                Ok(Err(e)) => tracing::error!("review of game {id}: {e}"),
+                Err(busy) => tracing::warn!("review of game {id}: {busy}; made after a restart"),
+            }
+            reviews.lock().remove(&key);
+        });
+    }
+
+    /// Makes again the reviews stored as requested and not made (the
+    /// server stopped first).
+    pub async fn resume(
+        self: &Arc<Self>,
+        store: &Arc<dyn Store>,
+    ) -> Result<(), shoutan_store::StoreError> {
+        for row in store.pending_reviews().await? {
+            let Some(level) = Level::named(&row.level) else {
+                tracing::error!("review of game {}: unknown level {:?}", row.game, row.level);
+                continue;
+            };
+            match crate::live::registry::load(&**store, row.game).await {
+                Ok(Some(loaded)) => {
+                    self.start(
+                        Arc::clone(store),
+                        loaded.state.game,
+                        row.game,
+                        level,
+                        row.requested_by,
+                    );
+                }
+                Ok(None) => tracing::error!("review of game {}: no such game", row.game),
+                Err(e) => tracing::error!("review of game {}: {e}", row.game),
+            }
+        }
+        Ok(())
+    }
+}
