@@ -34,6 +34,11 @@ pub const SQLITE: &[Migration] = &[
         name: "name skeletons",
         sql: include_str!("../migrations/sqlite/0005_name_skeletons.sql"),
     },
+    Migration {
+        version: 8,
+        name: "play modes",
+        sql: include_str!("../migrations/sqlite/0008_play_modes.sql"),
+    },
 ];
 
 /// PostgreSQL's migrations: the same schema in its dialect, and the tables
@@ -64,6 +69,11 @@ pub const POSTGRES: &[Migration] = &[
         version: 6,
         name: "instances",
         sql: include_str!("../migrations/postgres/0006_instances.sql"),
+    },
+    Migration {
+        version: 8,
+        name: "play modes",
+        sql: include_str!("../migrations/postgres/0008_play_modes.sql"),
     },
 ];
 

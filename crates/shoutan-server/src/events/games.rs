@@ -95,6 +95,7 @@ pub async fn for_pairing(
                 size: s.size.get(),
                 rated: s.rated,
                 settings: serde_json::to_string(&s).map_err(ApiError::internal)?,
+                simul: None,
                 created_at: time::now_millis(),
             },
         },

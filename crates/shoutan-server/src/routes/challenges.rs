@@ -110,6 +110,7 @@ pub async fn create(
             challenger: user.id,
             opponent,
             settings: serde_json::to_string(&stored).map_err(ApiError::internal)?,
+            seats: 1,
             created_at: time::now_millis(),
         })
         .await?;
@@ -181,6 +182,7 @@ pub(crate) async fn begin(
                 size: settings.size.get(),
                 rated: settings.rated,
                 settings: serde_json::to_string(&settings).map_err(ApiError::internal)?,
+                simul: None,
                 created_at: time::now_millis(),
             },
         )
