@@ -11,6 +11,7 @@ import { gamePage } from './game-page.js';
 import { t } from './i18n.js';
 import { lobbyPage } from './lobby-page.js';
 import { profilePage } from './profile-page.js';
+import { simulPage } from './simul-page.js';
 import { onNavigate, startRouter } from './router.js';
 import { loadSession, logout, onSession, session } from './session.js';
 import { onChange, settings, update } from './settings.js';
@@ -84,6 +85,7 @@ async function boot() {
     [/^\/player\/([^/]+)$/, ['name'], profilePage],
     [/^\/events$/, [], eventListPage],
     [/^\/events\/(\d+)$/, ['id'], eventPage],
+    [/^\/simul\/(\d+)$/, ['id'], simulPage],
   ], notFound);
 }
 

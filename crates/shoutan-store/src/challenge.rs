@@ -37,9 +37,18 @@ pub struct Challenge {
     /// Players to join besides the challenger.
     pub seats: u32,
     /// Who has joined so far, in order (for seats joined one by one).
-    pub joined: Vec<PlayerRef>,
+    pub joined: Vec<Joiner>,
     /// When (ms since the Unix epoch).
     pub created_at: i64,
+}
+
+/// A player who took a seat.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Joiner {
+    /// Who.
+    pub player: PlayerRef,
+    /// His seat as the server wrote it when he joined (JSON).
+    pub seat: String,
 }
 
 /// Makes the games of a challenge whose last seat was just taken, from the

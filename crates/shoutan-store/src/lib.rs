@@ -45,7 +45,7 @@ use std::path::PathBuf;
 use std::str::FromStr;
 use std::sync::Arc;
 
-pub use challenge::{Challenge, ChallengeId, Joined, NewChallenge, PlayerRef, Starting};
+pub use challenge::{Challenge, ChallengeId, Joined, Joiner, NewChallenge, PlayerRef, Starting};
 pub use error::StoreError;
 pub use event::StoredEvent;
 pub use game::{
@@ -99,14 +99,15 @@ pub trait Store: TournamentStore + Send + Sync {
     /// transaction: [`StoreError::ChallengeGone`] if someone was first.
     async fn accept_challenge(&self, id: ChallengeId, game: NewGame)
     -> Result<GameRow, StoreError>;
-    /// Takes a seat of a challenge of several seats, in one transaction;
+    /// Takes a seat of a challenge of several seats for a user with his
+    /// seat (the server's JSON), in one transaction;
     /// the last seat starts the games `start` makes (and removes the
     /// challenge). [`StoreError::ChallengeGone`] if it is no longer open,
     /// [`StoreError::AlreadyJoined`] if `user` has a seat.
     async fn join_challenge(
         &self,
         id: ChallengeId,
-        user: UserId,
+        joiner: (UserId, String),
         at: i64,
         start: Starting,
     ) -> Result<Joined, StoreError>;

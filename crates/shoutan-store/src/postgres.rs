@@ -15,7 +15,7 @@ use crate::game::{GAME_COLUMNS, SqlValue, archive_filter, color_word, parse_colo
 use crate::migrate::{MIGRATIONS_TABLE, POSTGRES, now_millis};
 use crate::seek::SEEK_COLUMNS;
 use crate::{
-    ArchiveQuery, Challenge, ChallengeId, GameEnd, GameId, GameRow, GameStatus, Joined,
+    ArchiveQuery, Challenge, ChallengeId, GameEnd, GameId, GameRow, GameStatus, Joined, Joiner,
     NewChallenge, NewGame, NewSeek, NewUser, Pairing, PlayerRef, Rating, Seek, SeekId, SeekOutcome,
     Session, Starting, Store, StoreError, StoredEvent, User, UserId, name_key, name_skeleton,
 };
@@ -385,7 +385,7 @@ async fn with_joined(
     }
     let rows = client
         .query(
-            "SELECT s.challenge_id, s.user_id, u.name FROM challenge_seats s \
+            "SELECT s.challenge_id, s.user_id, u.name, s.seat FROM challenge_seats s \
              JOIN users u ON u.id = s.user_id WHERE s.challenge_id = ANY($1) \
              ORDER BY s.joined_at, s.user_id",
             &[&ids],
@@ -394,9 +394,12 @@ async fn with_joined(
     for r in rows {
         let challenge: i64 = r.try_get(0)?;
         if let Some(c) = challenges.iter_mut().find(|c| c.id == challenge) {
-            c.joined.push(PlayerRef {
-                id: r.try_get(1)?,
-                name: r.try_get(2)?,
+            c.joined.push(Joiner {
+                player: PlayerRef {
+                    id: r.try_get(1)?,
+                    name: r.try_get(2)?,
+                },
+                seat: r.try_get(3)?,
             });
         }
     }
@@ -668,7 +671,7 @@ impl Store for PostgresStore {
     async fn join_challenge(
         &self,
         id: ChallengeId,
-        user: UserId,
+        (user, seat): (UserId, String),
         at: i64,
         start: Starting,
     ) -> Result<Joined, StoreError> {
@@ -684,9 +687,9 @@ impl Store for PostgresStore {
         }
         let inserted = tx
             .execute(
-                "INSERT INTO challenge_seats (challenge_id, user_id, joined_at) VALUES ($1, $2, $3) \
-                 ON CONFLICT DO NOTHING",
-                &[&id, &user, &at],
+                "INSERT INTO challenge_seats (challenge_id, user_id, seat, joined_at) \
+                 VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
+                &[&id, &user, &seat, &at],
             )
             .await?;
         if inserted != 1 {

@@ -12,7 +12,7 @@ use crate::game::{GAME_COLUMNS, SqlValue, archive_filter, color_word, parse_colo
 use crate::migrate::{MIGRATIONS_TABLE, SQLITE, now_millis};
 use crate::seek::SEEK_COLUMNS;
 use crate::{
-    ArchiveQuery, Challenge, ChallengeId, GameEnd, GameId, GameRow, GameStatus, Joined,
+    ArchiveQuery, Challenge, ChallengeId, GameEnd, GameId, GameRow, GameStatus, Joined, Joiner,
     NewChallenge, NewGame, NewSeek, NewUser, Pairing, PlayerRef, Rating, Seek, SeekId, SeekOutcome,
     Session, Starting, Store, StoreError, StoredEvent, User, UserId, name_key, name_skeleton,
 };
@@ -402,15 +402,18 @@ fn with_joined(
         return Ok(challenges);
     }
     let mut stmt = conn.prepare_cached(
-        "SELECT s.challenge_id, s.user_id, u.name FROM challenge_seats s \
+        "SELECT s.challenge_id, s.user_id, u.name, s.seat FROM challenge_seats s \
          JOIN users u ON u.id = s.user_id ORDER BY s.joined_at, s.user_id",
     )?;
     let rows = stmt.query_map([], |r| {
         Ok((
             r.get::<_, i64>(0)?,
-            PlayerRef {
-                id: r.get(1)?,
-                name: r.get(2)?,
+            Joiner {
+                player: PlayerRef {
+                    id: r.get(1)?,
+                    name: r.get(2)?,
+                },
+                seat: r.get(3)?,
             },
         ))
     })?;
@@ -645,19 +648,20 @@ impl Store for SqliteStore {
     async fn join_challenge(
         &self,
         id: ChallengeId,
-        user: UserId,
+        (user, seat): (UserId, String),
         at: i64,
         start: Starting,
     ) -> Result<Joined, StoreError> {
         self.write(move |conn| {
             let challenge = challenge_by_id(conn, id)?.ok_or(StoreError::ChallengeGone(id))?;
-            if challenge.joined.iter().any(|p| p.id == user) {
+            if challenge.joined.iter().any(|j| j.player.id == user) {
                 return Err(StoreError::AlreadyJoined(id));
             }
             conn.prepare_cached(
-                "INSERT INTO challenge_seats (challenge_id, user_id, joined_at) VALUES (?1, ?2, ?3)",
+                "INSERT INTO challenge_seats (challenge_id, user_id, seat, joined_at) \
+                 VALUES (?1, ?2, ?3, ?4)",
             )?
-            .execute(params![id, user, at])?;
+            .execute(params![id, user, seat, at])?;
             let challenge = challenge_by_id(conn, id)?.ok_or(StoreError::ChallengeGone(id))?;
             if challenge.joined.len() < usize::try_from(challenge.seats).unwrap_or(usize::MAX) {
                 return Ok(Joined::Waiting(challenge));

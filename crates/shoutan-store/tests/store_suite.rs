@@ -476,8 +476,8 @@ async fn seats(store: &Arc<dyn Store>) {
         Box::new(move |c: &shoutan_store::Challenge| {
             Ok(c.joined
                 .iter()
-                .map(|p| NewGame {
-                    black: p.id,
+                .map(|j| NewGame {
+                    black: j.player.id,
                     white: host,
                     size: 9,
                     rated: false,
@@ -489,7 +489,12 @@ async fn seats(store: &Arc<dyn Store>) {
         })
     };
     let joined = store
-        .join_challenge(simul.id, p[0].id, 6, boards(simul.id, host.id))
+        .join_challenge(
+            simul.id,
+            (p[0].id, "{}".into()),
+            6,
+            boards(simul.id, host.id),
+        )
         .await
         .unwrap();
     let Joined::Waiting(waiting) = joined else {
@@ -499,14 +504,19 @@ async fn seats(store: &Arc<dyn Store>) {
         waiting
             .joined
             .iter()
-            .map(|p| p.name.as_str())
+            .map(|j| j.player.name.as_str())
             .collect::<Vec<_>>(),
         ["p1"]
     );
     assert_eq!(store.open_challenges().await.unwrap()[0].joined.len(), 1);
     assert!(matches!(
         store
-            .join_challenge(simul.id, p[0].id, 7, boards(simul.id, host.id))
+            .join_challenge(
+                simul.id,
+                (p[0].id, "{}".into()),
+                7,
+                boards(simul.id, host.id)
+            )
             .await,
         Err(StoreError::AlreadyJoined(_))
     ));
@@ -514,13 +524,18 @@ async fn seats(store: &Arc<dyn Store>) {
     assert!(store.leave_challenge(simul.id, p[0].id).await.unwrap());
     assert!(!store.leave_challenge(simul.id, p[0].id).await.unwrap());
     store
-        .join_challenge(simul.id, p[1].id, 8, boards(simul.id, host.id))
+        .join_challenge(
+            simul.id,
+            (p[1].id, "{}".into()),
+            8,
+            boards(simul.id, host.id),
+        )
         .await
         .unwrap();
     let failing: shoutan_store::Starting = Box::new(|_| Err(StoreError::Corrupt("no".into())));
     assert!(
         store
-            .join_challenge(simul.id, p[2].id, 9, failing)
+            .join_challenge(simul.id, (p[2].id, "{}".into()), 9, failing)
             .await
             .is_err()
     );
@@ -535,7 +550,12 @@ async fn seats(store: &Arc<dyn Store>) {
         1
     );
     let Joined::Started(games) = store
-        .join_challenge(simul.id, p[2].id, 9, boards(simul.id, host.id))
+        .join_challenge(
+            simul.id,
+            (p[2].id, "{}".into()),
+            9,
+            boards(simul.id, host.id),
+        )
         .await
         .unwrap()
     else {
@@ -552,7 +572,12 @@ async fn seats(store: &Arc<dyn Store>) {
     assert!(store.challenge(simul.id).await.unwrap().is_none());
     assert!(matches!(
         store
-            .join_challenge(simul.id, p[0].id, 10, boards(simul.id, host.id))
+            .join_challenge(
+                simul.id,
+                (p[0].id, "{}".into()),
+                10,
+                boards(simul.id, host.id)
+            )
             .await,
         Err(StoreError::ChallengeGone(_))
     ));

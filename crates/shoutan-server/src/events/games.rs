@@ -42,6 +42,8 @@ fn settings(event: &Event, black: Seat, white: Seat, handicap: u8) -> GameSettin
         rated: game.rated,
         colours: ColourDecision::Choice,
         rating_handicap: i32::from(handicap),
+        partners: None,
+        simul: None,
     }
 }
 

@@ -2,7 +2,8 @@
 -- in the transaction that makes the game; `seen_at` is renewed while the
 -- seeker's connection lives, so a seek left by a crashed process goes
 -- stale instead of pairing someone with nobody. Challenges with several
--- seats (rengo: three to join; a simul: one per board) and who joined them.
+-- seats (rengo: three to join; a simul: one per board) and who joined them
+-- (each with his seat as the server shows it: name and rank then).
 -- A simul's games carry the challenge they came from.
 CREATE TABLE seeks (
     id           INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -24,6 +25,7 @@ ALTER TABLE challenges ADD COLUMN seats INTEGER NOT NULL DEFAULT 1;
 CREATE TABLE challenge_seats (
     challenge_id INTEGER NOT NULL REFERENCES challenges (id) ON DELETE CASCADE,
     user_id      INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    seat         TEXT    NOT NULL,
     joined_at    INTEGER NOT NULL,
     PRIMARY KEY (challenge_id, user_id)
 );
