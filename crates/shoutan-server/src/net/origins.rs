@@ -71,10 +71,14 @@ impl Origins {
 
     /// Their WebSocket forms (`ws://`, `wss://`), for the CSP's
     /// `connect-src`: browsers before CSP 3 do not count them as `'self'`.
+    /// An IPv6 literal is left out: a CSP host source cannot be one
+    /// (Chromium reports the whole directive's source as invalid), and
+    /// browsers that reach a server by one count its WebSocket as `'self'`.
     #[must_use]
     pub fn websocket_forms(&self) -> Vec<String> {
         self.0
             .iter()
+            .filter(|o| !o.contains("://["))
             .filter_map(|o| {
                 o.strip_prefix("https://")
                     .map(|rest| format!("wss://{rest}"))
@@ -118,6 +122,7 @@ mod tests {
         assert_eq!(lan.list(), ["http://192.168.1.5:8080"]);
         let v6 = Origins::for_listener(&[], "[::1]:8080".parse().unwrap());
         assert!(v6.allows("http://[::1]:8080") && v6.allows("http://localhost:8080"));
+        assert!(v6.websocket_forms().iter().all(|f| !f.contains('[')));
         let public = Origins::for_listener(
             &[
                 "HTTPS://Play.Example.org:443/".to_owned(),
