@@ -10,7 +10,7 @@ import { ClockView } from './clock-view.js';
 import { blackZi, countPosition } from './counting.js';
 import { h, replace } from './dom.js';
 import { icon } from './icons.js';
-import { Applied, GameModel } from './game-model.js';
+import { Applied, GameModel, seatColour } from './game-model.js';
 import { fromGtp, opponent, toGtp } from './goban.js';
 import { colorName, t } from './i18n.js';
 import { pointsText, timeAnswer, timeControlText, ziText } from './format.js';
@@ -108,8 +108,7 @@ class GamePage {
       const game = await get(`/api/games/${this.id}`);
       if (this.disposed) return;
       const me = session.user;
-      const you = me && game.black.id === me.id ? 'black' : me && game.white.id === me.id ? 'white' : 'spectator';
-      this.model = new GameModel(game, you);
+      this.model = new GameModel(game, seatColour(game, me?.id), me?.id ?? null);
       await this.learnPlacedHandicap();
       this.build();
     } catch (e) {
@@ -425,11 +424,13 @@ class GamePage {
 
   playerCard(color) {
     const seat = this.model.players[color];
+    const partner = this.model.partners?.[color];
     return h(`div.player-card.${color}`, { dataset: { player: color } },
       h('div.player-main', null,
         h('span.stone-icon', { class: color, 'aria-label': colorName(color) }),
         h('div.player-name', null,
-          playerLink(seat.name, seat.rank),
+          h('span', { dataset: { seat: seat.name } }, playerLink(seat.name, seat.rank)),
+          partner ? h('span.partner', { dataset: { seat: partner.name } }, ' & ', playerLink(partner.name, partner.rank)) : null,
           h('span.presence', { dataset: { presence: color } })),
         this.clocks[color].el),
       h('div.player-sub', null,
@@ -512,7 +513,7 @@ class GamePage {
   /** Whether a click on the board plays for the viewer now. */
   canPlay() {
     const m = this.model;
-    return m.isPlayer && this.viewIndex === null && m.state.phase === 'play' && m.state.to_move === m.you;
+    return this.viewIndex === null && m.state.phase === 'play' && m.myTurn();
   }
 
   placingHandicap() {
@@ -650,6 +651,10 @@ class GamePage {
       presence.className = `presence ${online ? 'online' : 'away'}`;
       presence.title = online ? 'online' : 'offline';
       card.classList.toggle('you', m.you === color);
+      if (m.partners) {
+        const next = toMove ? m.playerToMove()?.name : null;
+        for (const el of card.querySelectorAll('[data-seat]')) el.classList.toggle('next', el.dataset.seat === next);
+      }
     }
   }
 
@@ -697,10 +702,12 @@ class GamePage {
       }
     } else {
       const toMove = st.to_move;
-      const line = m.isPlayer
-        ? (toMove === m.you ? t('game.yourTurn') : t('game.theirTurn', { name: m.players[toMove].name }))
-        : `${colorName(toMove)} ${t('game.toMove')}`;
-      parts.push(h('div.status-line', { class: m.isPlayer && toMove === m.you ? 'your-turn' : '' }, dot(toMove), line));
+      const next = m.playerToMove();
+      const line = m.myTurn() ? t('game.yourTurn')
+        : m.isPlayer && toMove === m.you ? t('game.partnersTurn', { name: next.name })
+          : m.isPlayer || m.partners ? t('game.theirTurn', { name: next.name })
+            : `${colorName(toMove)} ${t('game.toMove')}`;
+      parts.push(h('div.status-line', { class: m.myTurn() ? 'your-turn' : '', dataset: { next: next.name } }, dot(toMove), line));
       for (const kind of ['takeback', 'draw', 'count']) {
         const asker = st.offers[kind];
         if (!asker) continue;
@@ -834,7 +841,7 @@ class GamePage {
       replace(this.controls);
       return;
     }
-    const myTurn = st.to_move === m.you;
+    const myTurn = m.myTurn();
     const button = (action, label, enabled, fn, cls = 'ghost') => h(`button.${cls}`, { type: 'button', dataset: { action }, disabled: !enabled, onclick: fn }, label);
     const resign = this.confirming === 'resign'
       ? h('span.confirm', null, t('game.confirm.resign'),
@@ -904,7 +911,7 @@ class GamePage {
 
   updateTitle() {
     const m = this.model;
-    const mine = m.isPlayer && m.state.status === 'live' && m.state.to_move === m.you && m.state.phase === 'play';
+    const mine = m.state.status === 'live' && m.state.phase === 'play' && m.myTurn();
     document.title = `${mine ? '● ' : ''}${m.players.black.name} – ${m.players.white.name} · Shoutan 手谈`;
   }
 }

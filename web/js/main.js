@@ -12,6 +12,7 @@ import { gamePage } from './game-page.js';
 import { t } from './i18n.js';
 import { lobbyPage } from './lobby-page.js';
 import { profilePage } from './profile-page.js';
+import { simulPage } from './simul-page.js';
 import { onNavigate, startRouter } from './router.js';
 import { loadSession, logout, onSession, session } from './session.js';
 import { onChange, settings, update } from './settings.js';
@@ -98,6 +99,7 @@ async function boot() {
     [/^\/events$/, [], eventListPage],
     [/^\/events\/(\d+)$/, ['id'], eventPage],
     [/^\/events\/(\d+)\/rounds\/(\d+)\/(pairings|results)$/, ['id', 'round', 'kind'], eventSheetPage],
+    [/^\/simul\/(\d+)$/, ['id'], simulPage],
   ], notFound);
 }
 

@@ -36,6 +36,7 @@
 //! ```
 
 pub mod accounts;
+pub mod automatch;
 pub mod blocking;
 pub mod cluster;
 pub mod computer;

@@ -22,6 +22,8 @@ pub struct NewGame {
     pub rated: bool,
     /// The game's settings (JSON, the server's).
     pub settings: String,
+    /// The simul (the challenge it was opened as) the game is a board of.
+    pub simul: Option<i64>,
     /// When (ms since the Unix epoch).
     pub created_at: i64,
 }

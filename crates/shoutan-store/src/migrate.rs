@@ -44,6 +44,11 @@ pub const SQLITE: &[Migration] = &[
         name: "reviews",
         sql: include_str!("../migrations/sqlite/0008_reviews.sql"),
     },
+    Migration {
+        version: 9,
+        name: "play modes",
+        sql: include_str!("../migrations/sqlite/0009_play_modes.sql"),
+    },
 ];
 
 /// PostgreSQL's migrations: the same schema in its dialect, and the tables
@@ -84,6 +89,11 @@ pub const POSTGRES: &[Migration] = &[
         version: 8,
         name: "reviews",
         sql: include_str!("../migrations/postgres/0008_reviews.sql"),
+    },
+    Migration {
+        version: 9,
+        name: "play modes",
+        sql: include_str!("../migrations/postgres/0009_play_modes.sql"),
     },
 ];
 

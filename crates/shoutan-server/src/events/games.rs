@@ -42,6 +42,8 @@ fn settings(event: &Event, black: Seat, white: Seat, handicap: u8) -> GameSettin
         rated: game.rated,
         colours: ColourDecision::Choice,
         rating_handicap: i32::from(handicap),
+        partners: None,
+        simul: None,
     }
 }
 
@@ -95,6 +97,7 @@ pub async fn for_pairing(
                 size: s.size.get(),
                 rated: s.rated,
                 settings: serde_json::to_string(&s).map_err(ApiError::internal)?,
+                simul: None,
                 created_at: time::now_millis(),
             },
         },

@@ -131,6 +131,7 @@ pub async fn create(
             challenger: user.id,
             opponent: Some(computer.id),
             settings: serde_json::to_string(&stored).map_err(ApiError::internal)?,
+            seats: 1,
             created_at: time::now_millis(),
         })
         .await?;

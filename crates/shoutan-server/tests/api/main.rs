@@ -5,6 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failed call is a test failure
 
 mod accounts;
+mod automatch;
 mod bounds;
 mod clocks;
 mod commit;
@@ -18,6 +19,7 @@ mod hostile;
 mod lobby;
 mod openapi;
 mod play;
+mod play_modes;
 mod presence;
 mod ranks;
 mod reconnect;
