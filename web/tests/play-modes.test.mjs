@@ -151,8 +151,11 @@ describe('rengo: four players, partners in turn, to a counted result', needsChro
       for (const page of order) await stoneAt(page, `F${row}`, 'white');
     }
     // 18 turns played: cy, then di, pass.
+    // Each pass is asked once more (the default setting).
     await order[2].locator('[data-action=pass]:not([disabled])').click();
+    await order[2].click('[data-action=pass-yes]');
     await order[3].locator('[data-action=pass]:not([disabled])').click();
+    await order[3].click('[data-action=pass-yes]');
     for (const page of order) await page.locator('[data-role=count]').waitFor();
   });
 

@@ -13,8 +13,8 @@ use crate::migrate::{MIGRATIONS_TABLE, SQLITE, now_millis};
 use crate::seek::SEEK_COLUMNS;
 use crate::{
     ArchiveQuery, Challenge, ChallengeId, GameEnd, GameId, GameRow, GameStatus, Joined, Joiner,
-    NewChallenge, NewGame, NewSeek, NewUser, Pairing, PlayerRef, RankStanding, Rating, Seek, SeekId,
-    SeekOutcome, Session, Starting, Store, StoreError, StoredEvent, User, UserId, name_key,
+    NewChallenge, NewGame, NewSeek, NewUser, Pairing, PlayerRef, RankStanding, Rating, Seek,
+    SeekId, SeekOutcome, Session, Starting, Store, StoreError, StoredEvent, User, UserId, name_key,
     name_skeleton,
 };
 
