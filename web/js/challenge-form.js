@@ -72,7 +72,11 @@ export async function challengeDialog(options = {}) {
     handicap: 'none',
     colour: 'nigiri',
     system: 'byo_yomi',
+    mode: 'single',
   };
+  const boards = num('boards', 3, { min: 2, max: 20, step: 1 });
+  const boardsRow = field(t('form.boards'), boards);
+  boardsRow.hidden = true;
   const error = h('p.form-error', { role: 'alert', hidden: true });
 
   const opponentName = h('input', { name: 'opponent', value: options.opponent ?? '', placeholder: t('lobby.search.placeholder'), autocomplete: 'off' });
@@ -183,6 +187,8 @@ export async function challengeDialog(options = {}) {
       };
       if (!komiDefault.checked) body.komi = Number(komi.value);
       if (vsComputer) body.level = Number(level.value);
+      else if (state.mode === 'rengo') body.rengo = true;
+      else if (state.mode === 'simul') body.simul = Number(boards.value);
       else if (state.opponentKind === 'named') body.opponent = opponentName.value.trim();
       const canPass = state.system === 'byo_yomi' || state.system === 'per_move';
       if (canPass && f.timeOut.checked) body.time_out = 'pass';
@@ -206,7 +212,17 @@ export async function challengeDialog(options = {}) {
       state.opponentKind = v;
       opponentRow.hidden = v === 'open';
     }),
-    opponentRow),
+    opponentRow,
+    h('div.field', null, h('span', null, t('form.mode')),
+      segmented('mode', [['single', t('form.mode.single')], ['rengo', t('form.mode.rengo')], ['simul', t('form.mode.simul')]], state.mode, (v) => {
+        state.mode = v;
+        boardsRow.hidden = v !== 'simul';
+        opponentRow.hidden = v !== 'single' || state.opponentKind === 'open';
+        // A rengo is casual and even.
+        if (v === 'rengo') rated.checked = false;
+      }),
+      h('small', null, t('form.mode.help'))),
+    boardsRow),
   h('fieldset', null,
     h('legend', null, t('form.size')),
     h('div.row', null,

@@ -4,7 +4,7 @@
 
 import { h } from './dom.js';
 import { t } from './i18n.js';
-import { advance, clockFace, inOvertime } from './format.js';
+import { advance, byoYomiFace, clockFace, inOvertime } from './format.js';
 
 export class ClockView {
   /** @param {'black' | 'white'} color */
@@ -43,7 +43,7 @@ export class ClockView {
       case 'byo_yomi': {
         const secs = Math.round(ot.period / 1000);
         if (over) {
-          face = clockFace(ot.period_left, ot.periods_left === 1);
+          face = byoYomiFace(ot);
           detail = ot.periods_left === 1 ? t('clock.last') : `${t('clock.byoyomi')} ${t('clock.periods', { n: ot.periods_left, period: `${secs}s` })}`;
           low = ot.period_left < 10_000 || ot.periods_left === 1;
         } else {

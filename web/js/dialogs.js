@@ -8,7 +8,7 @@ import { canSpeak, speakCall } from './voice.js';
 import { openDialog } from './ui.js';
 
 /** Ranks a player may declare, strongest last: 30k … 1k, 1d … 7d, 1p … 9p. */
-const RANKS = [
+export const RANKS = [
   ...Array.from({ length: 30 }, (_, i) => `${30 - i}k`),
   ...Array.from({ length: 7 }, (_, i) => `${i + 1}d`),
   ...Array.from({ length: 9 }, (_, i) => `${i + 1}p`),
@@ -20,11 +20,14 @@ const RANKS = [
  */
 export function authDialog(mode = 'login') {
   const error = h('p.form-error', { role: 'alert', hidden: true });
-  const name = h('input', { name: 'name', required: true, autocomplete: 'username', minLength: 2, maxLength: 24, pattern: '[\\p{L}\\p{N}_.\\-]{2,24}' });
+  // No length or pattern in the browser: nothing is cut silently, and the
+  // server's refusal says what is wrong in the interface's language.
+  const name = h('input', { name: 'name', autocomplete: 'username' });
   const password = h('input', { name: 'password', type: 'password', required: true, minLength: 8, autocomplete: mode === 'login' ? 'current-password' : 'new-password' });
   const rank = h('select', { name: 'rank' }, ...RANKS.map((r) => h('option', { value: r, selected: r === '10k' }, r)));
   const submit = h('button.primary.wide', { type: 'submit' }, t(mode === 'login' ? 'auth.submit.login' : 'auth.submit.register'));
   const form = h('form.stack', {
+    noValidate: true,
     async onsubmit(e) {
       e.preventDefault();
       error.hidden = true;
@@ -35,6 +38,7 @@ export function authDialog(mode = 'login') {
         close();
       } catch (err) {
         error.textContent = apiErrorText(err);
+        error.dataset.code = err.code ?? '';
         error.hidden = false;
       } finally {
         submit.disabled = false;
@@ -106,6 +110,7 @@ export function settingsDialog() {
         segmented('voiceLang', [['zh', '中文'], ['en', 'English']], settings.voiceLang, (v) => update({ voiceLang: v })),
         canSpeak() ? h('button.ghost', { type: 'button', onclick: () => speakCall({ zh: '30秒', en: '30 seconds' }) }, t('settings.test')) : null)),
     toggle('confirmMove', t('settings.confirmMove')),
+    toggle('confirmPass', t('settings.confirmPass')),
     h('p.muted.small', null, t('settings.keys')),
     h('div.actions', null, h('button.primary', { type: 'button', onclick: () => close() }, t('settings.close'))));
   const { close } = openDialog(t('settings.title'), body);

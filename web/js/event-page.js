@@ -2,25 +2,26 @@
 // live games, the standings with every tie-break column, the crosstable,
 // the bracket of a knockout, the change log and the downloads; and for the
 // organiser and arbiters, the controls that start rounds and enter
-// results. Kept current by asking the server every few seconds.
+// results. Kept current by the lobby socket: the server says when the
+// event changed (a registration, a pairing, a result), and the page fetches
+// it again.
 
 import { del, get, post } from './api.js';
 import { h, replace } from './dom.js';
+import { followEvents } from './event-feed.js';
 import { et } from './event-strings.js';
 import { linkEventStyle } from './event-style.js';
 import { apiErrorText } from './i18n.js';
 import { session } from './session.js';
 import { toast } from './ui.js';
 
-/** How often the page asks for news (ms). */
-const REFRESH = 2500;
-
 const RESULTS = ['B+', 'W+', 'Draw', 'B+F', 'W+F', 'Both lose', 'Void'];
 
+/** A table that scrolls sideways on its own when wider than the screen. */
 function table(role, head, rows) {
-  return h('table.event-table', { dataset: { role } },
+  return h('div.table-scroll', null, h('table.event-table', { dataset: { role } },
     h('thead', null, h('tr', null, ...head.map(([label, num]) => h('th', { class: num ? 'num' : '' }, label)))),
-    h('tbody', null, ...rows));
+    h('tbody', null, ...rows)));
 }
 
 /** The event page; returns the function that leaves it. */
@@ -29,7 +30,8 @@ export function eventPage(root, { id }) {
   const base = `/api/events/${id}`;
   let tab = 'pairings';
   let gone = false;
-  let timer = 0;
+  /** Drawn while a form had the focus: redrawn when it is left. */
+  let stale = false;
   /** @type {any} */
   let data = null;
   const body = h('div.stack');
@@ -90,13 +92,62 @@ export function eventPage(root, { id }) {
     return form;
   }
 
+  /** The team format of a team event, or null. */
+  function teamEvent() {
+    return data.event.config.settings.teams?.format ?? null;
+  }
+
+  function playerName(n) {
+    return data.event.players.find((p) => p.number === n)?.name ?? `#${n}`;
+  }
+
+  /** Player numbers from "3, ann, 5": numbers as they are, names looked up. */
+  function playerNumbers(text) {
+    return text.split(/[,，\n]+/).map((x) => x.trim()).filter(Boolean).map((x) => {
+      if (/^\d+$/.test(x)) return Number(x);
+      const p = data.event.players.find((q) => q.name.toLowerCase() === x.toLowerCase());
+      if (!p) throw new Error(et('events.unknownPlayer', { name: x }));
+      return p.number;
+    });
+  }
+
+  function teams() {
+    const e = data.event;
+    const list = e.teams.length
+      ? h('div.table-scroll', null, table('teams', [[et('events.number'), true], [et('events.name.col')], [et('events.members')], ['']],
+        e.teams.map((t) => h('tr', { class: t.withdrawn_from ? 'withdrawn' : '', dataset: { team: t.name } },
+          h('td.num', null, t.number), h('td', null, t.name),
+          h('td', null, t.members.map(playerName).join(', ')),
+          h('td.muted', null, t.withdrawn_from ? et('events.withdrawn') : '')))))
+      : h('p.empty', null, et('events.noTeams'));
+    if (!e.you.can_change) return h('div.card', null, list);
+    const name = h('input', { name: 'team-name', required: true, maxLength: 100 });
+    const members = h('input', { name: 'team-members', required: true, placeholder: '1, 2, 3' });
+    const form = h('form.stack.team-form', { dataset: { role: 'add-team' } },
+      h('label.field', null, h('span', null, et('events.teamName')), name),
+      h('label.field', null, h('span', null, et('events.members.help', { n: e.config.settings.teams.boards })), members),
+      h('div.actions', null, h('button.primary', { type: 'submit', dataset: { action: 'add-team' } }, et('events.addTeam'))));
+    form.addEventListener('submit', (ev) => {
+      ev.preventDefault();
+      let numbers;
+      try {
+        numbers = playerNumbers(members.value);
+      } catch (err) {
+        toast(err.message, 'error');
+        return;
+      }
+      act(post(`${base}/teams`, { name: name.value.trim(), members: numbers }));
+    });
+    return h('div.stack', null, h('div.card', null, list), h('div.card', null, form));
+  }
+
   function systemKind(e) {
     const kind = e.config.settings.system.kind;
     return kind === 'mc_mahon' ? 'mcmahon' : kind;
   }
 
   function renderTabs() {
-    const names = ['players', 'pairings', 'standings', 'crosstable'];
+    const names = ['players', ...(teamEvent() ? ['teams'] : []), 'pairings', 'standings', 'crosstable'];
     if (systemKind(data.event) === 'knockout') names.push('bracket');
     names.push('log', 'exports');
     replace(tabs, ...names.map((n) => h('button.tab', {
@@ -107,10 +158,10 @@ export function eventPage(root, { id }) {
 
   function players() {
     const e = data.event;
-    return table('players', [[et('events.number'), true], [et('events.name.col')], [et('events.rank')], ['']],
+    return h('div.table-scroll', null, table('players', [[et('events.number'), true], [et('events.name.col')], [et('events.rank')], ['']],
       e.players.map((p) => h('tr', { class: p.withdrawn_from ? 'withdrawn' : '' },
         h('td.num', null, p.number), h('td', null, p.name), h('td', null, p.rank ?? ''),
-        h('td.muted', null, p.withdrawn_from ? et('events.withdrawn') : ''))));
+        h('td.muted', null, p.withdrawn_from ? et('events.withdrawn') : '')))));
   }
 
   function resultCell(round, g) {
@@ -121,36 +172,92 @@ export function eventPage(root, { id }) {
         onclick: () => act(post(`${base}/rounds/${round}/tables/${g.table}/result`, { result: select.value })) }, et('events.enter'))));
   }
 
+  function gameRow(r, g, me) {
+    return h('tr', { class: me && (g.black.number === me || g.white.number === me) ? 'mine' : '' },
+      h('td.num', null, g.table), g.board ? h('td.num', null, g.board) : null,
+      h('td', null, g.black.name), h('td', null, g.white.name),
+      h('td.num', null, g.handicap || ''), resultCell(r.number, g),
+      h('td', null, g.game ? h('a', { href: `/game/${g.game}`, dataset: { link: '' } }, g.result ? `#${g.game}` : et('events.watch')) : ''));
+  }
+
+  function pairingHead(boards) {
+    return [[et('events.table'), true], ...(boards ? [[et('events.board'), true]] : []),
+      [et('events.black')], [et('events.white')], [et('events.handicap'), true], [et('events.result')], [et('events.game')]];
+  }
+
+  /**
+   * The form that names a team's players for its match (临场出人制, and
+   * substitutes standing in), while the match has no result.
+   */
+  function lineupForm(r, side, games) {
+    const team = data.event.teams.find((t) => t.number === side.number);
+    if (!team) return null;
+    const current = games.map((g) => (team.members.includes(g.black.number) ? g.black.number : g.white.number));
+    const selects = current.map((n, i) => h('select', { name: `board-${i + 1}`, 'aria-label': et('events.boardN', { n: i + 1 }) },
+      ...team.members.map((m) => h('option', { value: String(m), selected: m === n }, playerName(m)))));
+    const form = h('form.row.lineup', { dataset: { role: `lineup-${r.number}-${team.number}` } },
+      h('strong', null, team.name), ...selects,
+      h('button.ghost.small', { type: 'submit', dataset: { action: 'set-lineup' } }, et('events.setLineup')));
+    form.addEventListener('submit', (ev) => {
+      ev.preventDefault();
+      act(post(`${base}/lineups`, { round: r.number, team: team.number, players: selects.map((x) => Number(x.value)) }));
+    });
+    return form;
+  }
+
+  function matchBlock(r, m, me) {
+    const games = r.games.filter((g) => g.match === m.number);
+    const open = data.event.you.can_change && ['substitutes', 'per_match'].includes(teamEvent())
+      && r.number === data.event.rounds.length && games.every((g) => !g.result);
+    return h('div.team-match', { dataset: { match: String(m.number) } },
+      h('h4', null, `${m.black.name} – ${m.white.name}`),
+      h('div.table-scroll', null, table(`pairings-${r.number}-${m.number}`, pairingHead(true), games.map((g) => gameRow(r, g, me)))),
+      open ? h('div.stack', null, lineupForm(r, m.black, games), lineupForm(r, m.white, games)) : null);
+  }
+
   function pairings() {
     const e = data.event;
     if (!e.rounds.length) return h('p.empty', null, et('events.noRounds'));
     const me = e.you.player;
     return h('div.stack', null, ...[...e.rounds].reverse().map((r) => h('div.card', { dataset: { round: String(r.number) } },
-      h('h3', null, et('events.round', { n: r.number })),
-      table(`pairings-${r.number}`, [[et('events.table'), true], [et('events.black')], [et('events.white')], [et('events.handicap'), true], [et('events.result')], [et('events.game')]],
-        r.games.map((g) => h('tr', { class: me && (g.black.number === me || g.white.number === me) ? 'mine' : '' },
-          h('td.num', null, g.table), h('td', null, g.black.name), h('td', null, g.white.name),
-          h('td.num', null, g.handicap || ''), resultCell(r.number, g),
-          h('td', null, g.game ? h('a', { href: `/game/${g.game}`, dataset: { link: '' } }, g.result ? `#${g.game}` : et('events.watch')) : '')))),
+      h('div.round-head', null, h('h3', null, et('events.round', { n: r.number })),
+        h('div.row', null,
+          h('a.button.ghost.small', { href: `/events/${id}/rounds/${r.number}/pairings`, dataset: { link: '', sheet: 'pairings' } }, et('events.pairingSheet')),
+          h('a.button.ghost.small', { href: `/events/${id}/rounds/${r.number}/results`, dataset: { link: '', sheet: 'results' } }, et('events.resultSheet')))),
+      r.matches.length
+        ? r.matches.map((m) => matchBlock(r, m, me))
+        : h('div.table-scroll', null, table(`pairings-${r.number}`, pairingHead(false), r.games.map((g) => gameRow(r, g, me)))),
       ...r.byes.map((b) => h('p.muted', null, et('events.bye', { name: b.name, points: b.points }))))));
   }
 
+  function place(r) {
+    return `${r.place}${r.shared ? '=' : ''}`;
+  }
+
   function standings() {
-    const s = data.standings;
+    // While a round is being played: its results so far.
+    const s = data.standings.live ?? data.standings;
     if (!s.rows.length || !s.rounds) return h('p.empty', null, et('events.noStandings'));
-    return h('div.card', null, h('h3', null, et('events.round', { n: s.rounds })),
-      table('standings', [[et('events.place'), true], [et('events.name.col')], ...s.columns.map((c) => [c, true])],
-        s.rows.map((r) => h('tr', { class: r.withdrawn ? 'withdrawn' : '', dataset: { name: r.name } },
-          h('td.num', null, `${r.place}${r.shared ? '=' : ''}`), h('td', null, r.name),
-          ...r.values.map((v) => h('td.num', null, v))))));
+    const caption = data.standings.live ? et('events.soFar', { n: s.rounds }) : et('events.round', { n: s.rounds });
+    return h('div.card', null, h('h3', { dataset: { role: 'standings-caption' } }, caption),
+      h('div.table-scroll', null,
+        table('standings', [[et('events.place'), true], [et('events.name.col')], [et('events.wins'), true], ...s.columns.map((c) => [c, true])],
+          s.rows.map((r) => h('tr', { class: r.withdrawn ? 'withdrawn' : '', dataset: { name: r.name } },
+            h('td.num', null, place(r)), h('td', null, r.name), h('td.num', null, r.wins),
+            ...r.values.map((v) => h('td.num', null, v)))))));
   }
 
   function crosstable() {
-    const rows = data.crosstable;
-    if (!rows.length) return h('p.empty', null, et('events.noStandings'));
-    const rounds = rows[0].cells.length;
-    return h('div.card', null, table('crosstable', [[et('events.place'), true], [et('events.name.col')], ...Array.from({ length: rounds }, (_, i) => [String(i + 1), true])],
-      rows.map((r) => h('tr', null, h('td.num', null, r.place), h('td', null, r.name), ...r.cells.map((c) => h('td.num', null, c))))));
+    const c = data.crosstable;
+    if (!c.rows.length || !c.rounds) return h('p.empty', null, et('events.noStandings'));
+    return h('div.card', null, h('h3', null, et('events.round', { n: c.rounds })),
+      h('div.table-scroll', null,
+        table('crosstable', [[et('events.place'), true], [et('events.name.col')],
+          ...Array.from({ length: c.rounds }, (_, i) => [String(i + 1), true]),
+          [et('events.wins'), true], ...c.columns.map((col) => [col, true])],
+        c.rows.map((r) => h('tr', { dataset: { name: r.name } }, h('td.num', null, place(r)), h('td', null, r.name),
+          ...r.cells.map((x) => h('td.num', null, x)),
+          h('td.num.total', null, r.wins), ...r.values.map((v) => h('td.num.total', null, v)))))));
   }
 
   function bracket() {
@@ -191,7 +298,7 @@ export function eventPage(root, { id }) {
     if (!data) return;
     renderHead();
     renderTabs();
-    const views = { players, pairings, standings, crosstable, bracket, log, exports };
+    const views = { players, teams, pairings, standings, crosstable, bracket, log, exports };
     replace(body, views[tab]());
   }
 
@@ -201,18 +308,24 @@ export function eventPage(root, { id }) {
         get(base), get(`${base}/standings`), get(`${base}/crosstable`), get(`${base}/log`), get(`${base}/bracket`),
       ]);
       if (gone) return;
-      const focused = root.contains(document.activeElement) && document.activeElement?.tagName !== 'BUTTON' ? document.activeElement : null;
       data = { event, standings: standingsData, crosstable: cross, log, bracket: brackets };
       // A form being filled in is not redrawn under the typing.
-      if (!focused) render();
+      stale = root.contains(document.activeElement) && document.activeElement?.tagName !== 'BUTTON';
+      if (!stale) render();
     } catch (err) {
       if (!gone) toast(apiErrorText(err), 'error');
     }
   }
 
-  replace(root, h('section.events', { dataset: { event: id } }, head, tabs, body));
+  const section = h('section.events', { dataset: { event: id } }, head, tabs, body);
+  section.addEventListener('focusout', () => setTimeout(() => {
+    if (stale && !gone && !root.contains(document.activeElement)) {
+      stale = false;
+      render();
+    }
+  }));
+  replace(root, section);
   replace(body, h('p.page-loading', null, '…'));
-  load();
-  timer = setInterval(load, REFRESH);
-  return () => { gone = true; clearInterval(timer); };
+  const stop = followEvents(id, load);
+  return () => { gone = true; stop(); };
 }

@@ -64,6 +64,21 @@ export function clockFace(ms, tenths = false) {
   return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${sec}` : `${m}:${sec}`;
 }
 
+/**
+ * The time left in a byo-yomi period as shown: a period that is not the
+ * last counts down to 1 second (rounded up), never 0 — the next period
+ * follows; the last rounds down like every other clock (the clock crate's
+ * `Reading` words it the same way).
+ */
+export function shownPeriodLeft(ot) {
+  return ot.periods_left > 1 ? Math.ceil(ot.period_left / 1000) * 1000 : ot.period_left;
+}
+
+/** The clock face of a byo-yomi period: `0:30` … `0:01`, tenths in the last period below ten seconds. */
+export function byoYomiFace(ot) {
+  return clockFace(shownPeriodLeft(ot), ot.periods_left === 1);
+}
+
 /** Seconds as people say them: `30s` / `30秒`, `1 min` / `1分钟`. */
 function durationText(ms, lang) {
   const total = Math.floor(ms / 1000);
@@ -114,8 +129,8 @@ export function timeAnswer(r, lang) {
           : `byo-yomi: last period, ${clockFace(ot.period_left)} left`;
       }
       return zh
-        ? `读秒：还剩${ot.periods_left}${minute ? '分' : '次'}，本次还剩${durationText(ot.period_left, 'zh')}`
-        : `byo-yomi: ${ot.periods_left} periods of ${periodSecs}s left, ${clockFace(ot.period_left)} left in this one`;
+        ? `读秒：还剩${ot.periods_left}${minute ? '分' : '次'}，本次还剩${durationText(shownPeriodLeft(ot), 'zh')}`
+        : `byo-yomi: ${ot.periods_left} periods of ${periodSecs}s left, ${clockFace(shownPeriodLeft(ot))} left in this one`;
     }
     case 'moves_per_period': {
       if (zh) {

@@ -8,17 +8,26 @@ import { Position, replay, startingPosition } from './goban.js';
 /** What applying a frame did. */
 export const Applied = Object.freeze({ APPLIED: 'applied', OLD: 'old', GAP: 'gap' });
 
+/** The colour `userId` plays in `game` (in rengo, his team's), or 'spectator'. */
+export function seatColour(game, userId) {
+  if (userId === undefined || userId === null) return 'spectator';
+  for (const color of ['black', 'white']) {
+    if (game[color].id === userId || game.partners?.[color]?.id === userId) return color;
+  }
+  return 'spectator';
+}
+
 export class GameModel {
   /**
    * @param {any} game  the server's game view
    * @param {'black' | 'white' | 'spectator'} you
+   * @param {number | null} [userId]  the viewer's account
    */
-  constructor(game, you = 'spectator') {
+  constructor(game, you = 'spectator', userId = null) {
     this.you = you;
+    this.userId = userId;
     /** Free handicap stones once placed, in GTP notation. */
     this.placed = [];
-    /** The last marking of dead stones seen, kept for the finished board. */
-    this.lastDead = null;
     this.load(game);
   }
 
@@ -33,7 +42,6 @@ export class GameModel {
     this.clockAt = performance.now();
     this.moves = game.moves.map((m) => ({ color: m.color, point: m.point ?? null }));
     this.chat = [...game.chat];
-    if (game.state.counting) this.lastDead = game.state.counting.dead;
     this.rebuild(Position.fromRows(game.board));
   }
 
@@ -69,6 +77,27 @@ export class GameModel {
 
   get players() {
     return { black: this.game.black, white: this.game.white };
+  }
+
+  /** In rengo, each team's second player; null in a game of two. */
+  get partners() {
+    return this.game.partners ?? null;
+  }
+
+  /** The player whose turn it is: in rengo the partner due, else the colour's seat. */
+  playerToMove() {
+    const color = this.state.to_move;
+    if (!color) return null;
+    const id = this.state.player_to_move;
+    if (id !== undefined && id !== null && this.partners?.[color]?.id === id) return this.partners[color];
+    return this.players[color];
+  }
+
+  /** Whether the viewer is to move now (in rengo: his colour, and his turn of the two). */
+  myTurn() {
+    if (!this.isPlayer || this.state.to_move !== this.you) return false;
+    const id = this.state.player_to_move;
+    return id === undefined || id === null || id === this.userId;
   }
 
   /** Whether the viewer plays this game. */
@@ -117,7 +146,6 @@ export class GameModel {
       default:
         break;
     }
-    if (frame.state.counting) this.lastDead = frame.state.counting.dead;
     return Applied.APPLIED;
   }
 

@@ -11,15 +11,15 @@ import { at, leadText } from './analysis-strings.js';
 import { blackZi, countPosition } from './counting.js';
 import { h, replace } from './dom.js';
 import { icon } from './icons.js';
-import { Applied, GameModel } from './game-model.js';
+import { Applied, GameModel, seatColour } from './game-model.js';
 import { fromGtp, opponent, toGtp } from './goban.js';
 import { colorName, t } from './i18n.js';
 import { pointsText, timeAnswer, timeControlText, ziText } from './format.js';
-import { onSession, session } from './session.js';
+import { loadSession, onSession, session } from './session.js';
 import { onChange, settings } from './settings.js';
 import { LiveSocket } from './socket.js';
 import { chime, stoneSound } from './sound.js';
-import { dismissToast, dot, playerLink, toast } from './ui.js';
+import { dismissToast, dockToasts, dot, playerLink, toast } from './ui.js';
 import { speakCall, speakText } from './voice.js';
 
 /** How many handicap stones a game has. */
@@ -30,6 +30,27 @@ function handicapStones(handicap) {
   if ('placed' in handicap) return handicap.placed.length;
   return 0;
 }
+
+/**
+ * A value in both notations, the interface's first: 子 in Chinese, points
+ * (B+1.5, komi 7.5) in English. The second is drawn small (`.alt`); a
+ * value with no 子 form (territory counting: null) stands alone.
+ * @template T
+ * @param {T} zi  the value in 子 notation
+ * @param {T} points  the value in international notation
+ * @returns {[T, T]}
+ */
+function inLanguageOrder(zi, points) {
+  const pair = settings.lang === 'zh' ? [zi, points] : [points, zi];
+  if (pair[0]) pair[1]?.classList?.add('alt');
+  return /** @type {[T, T]} */ (pair);
+}
+
+/** Komi as the interface says it: `7.5 (3又3/4子)`, `3又3/4子（7.5目）`. */
+const komiText = (komi) => t('game.komiValue', { pts: pointsText(komi), zi: ziText(komi / 2) });
+
+/** A number of points with up to two decimals (44.25). */
+const decimalText = (n) => String(Math.round(n * 100) / 100);
 
 /** Whether a seat's name is one of the computer's accounts (`Shoutan-AI-N`). */
 const isComputer = (name) => /^shoutan-ai-/i.test(name ?? '');
@@ -57,6 +78,12 @@ class GamePage {
     this.placing = [];
     this.timeAsked = false;
     this.confirming = null;
+    /** Chat lines that arrived while the chat was out of sight. */
+    this.unread = 0;
+    /** Wide screens show the chat beside the board, outside the tabs. */
+    this.wide = matchMedia('(min-width: 1400px)');
+    this.onWide = () => this.build();
+    this.wide.addEventListener('change', this.onWide);
     /** The version a resync was asked from, while it is awaited. */
     this.resyncFrom = null;
     /** Join without `since` (after events that did not follow on). */
@@ -67,7 +94,9 @@ class GamePage {
     this.keys = (e) => this.onKey(e);
     addEventListener('keydown', this.keys);
     // Logged in or out while here: join again as who we now are.
-    this.stopSession = onSession(() => this.socket?.reconnectNow(false));
+    this.stopSession = onSession(() => {
+      if (!this.keepSocket) this.socket?.reconnectNow(false);
+    });
     this.stopSettings = onChange((_, changes) => {
       if ('lang' in changes) this.build();
       else if (this.board && ('board' in changes || 'stones' in changes || 'coordinates' in changes)) this.board.build();
@@ -80,8 +109,7 @@ class GamePage {
       const game = await get(`/api/games/${this.id}`);
       if (this.disposed) return;
       const me = session.user;
-      const you = me && game.black.id === me.id ? 'black' : me && game.white.id === me.id ? 'white' : 'spectator';
-      this.model = new GameModel(game, you);
+      this.model = new GameModel(game, seatColour(game, me?.id), me?.id ?? null);
       await this.learnPlacedHandicap();
       this.build();
     } catch (e) {
@@ -116,6 +144,8 @@ class GamePage {
     this.socket?.close();
     cancelAnimationFrame(this.frame);
     removeEventListener('keydown', this.keys);
+    this.wide.removeEventListener('change', this.onWide);
+    dockToasts(null);
     this.stopSettings();
     this.stopSession();
     document.title = 'Shoutan 手谈';
@@ -245,6 +275,7 @@ class GamePage {
   errorText(e) {
     if (e.code === 'illegal_move' && e.reason) return t(`illegal.${e.reason}`);
     if (e.code === 'not_your_turn') return t('error.not_your_turn');
+    if (e.code === 'looking_back') return t('error.looking_back');
     return t('error.generic', { message: e.message ?? e.code });
   }
 
@@ -293,14 +324,34 @@ class GamePage {
       case 'dispute':
         toast(t('game.dispute.done', { color: who }));
         break;
+      case 'chat':
+        if (e.user !== session.user?.id && !this.chatVisible()) {
+          this.unread += 1;
+          toast(`${e.name}: ${e.text.length > 80 ? `${e.text.slice(0, 79)}…` : e.text}`, 'info', 5000);
+        }
+        break;
       default:
         break;
     }
     if (m.over && !wasOver) {
       this.viewIndex = null;
       chime();
+      // A rated game moves the rating (and maybe the rank): the header
+      // shows it once the server has recorded the result.
+      if (m.isPlayer && m.settings.rated) setTimeout(() => this.refreshRank(), 1500);
     }
     this.renderAll();
+  }
+
+  /** Asks for the session again, so that the header shows the new rank (the game stays joined). */
+  async refreshRank() {
+    if (this.disposed) return;
+    this.keepSocket = true;
+    try {
+      await loadSession();
+    } finally {
+      this.keepSocket = false;
+    }
   }
 
   onCall(call) {
@@ -320,6 +371,8 @@ class GamePage {
     this.clocks = { black: new ClockView('black'), white: new ClockView('white') };
     this.cards = { black: this.playerCard('black'), white: this.playerCard('white') };
     this.notice = h('div.notice.error', { role: 'alert', hidden: true, dataset: { role: 'notice' } });
+    // Notices go beside the board, never over it.
+    this.toastDock = h('div.toast-dock', { dataset: { role: 'notices' } });
     this.status = h('div.status-area', { dataset: { role: 'status' } });
     this.navBanner = h('div.nav-banner', { hidden: true });
     this.moveList = h('ol.move-list', { dataset: { role: 'moves' } });
@@ -330,34 +383,55 @@ class GamePage {
     this.spectatorText = h('span');
     this.spectators = h('span.spectator-count', null, icon('eye'), this.spectatorText);
     this.navButtons = this.buildNavButtons();
+    const beside = this.wide.matches;
+    const chatPane = h('div.chat-pane', null, this.chatLog, this.chatForm);
+    this.chatTab = null;
+    this.unreadBadge = h('span.count', { dataset: { role: 'unread' } });
     const tabs = this.buildTabs([
       ['moves', t('game.moves'), h('div.moves-pane', null, this.moveList, this.navButtons)],
-      ['chat', t('game.chat'), h('div.chat-pane', null, this.chatLog, this.chatForm)],
+      beside ? null : ['chat', h('span', null, t('game.chat'), this.unreadBadge), chatPane],
       ['info', t('game.info'), this.info],
-    ]);
+    ].filter(Boolean));
+    this.chatTab = tabs.querySelector('[data-tab=chat]');
+    if (beside) this.unread = 0;
     const bottom = m.you === 'white' ? 'white' : 'black';
     const top = opponent(bottom);
-    replace(this.root, h('div.game-layout', { dataset: { game: String(m.id), you: m.you } },
+    replace(this.root, h('div.game-layout', { class: beside ? 'chat-beside' : '', dataset: { game: String(m.id), you: m.you } },
       h('div.board-area', null, h('div.board-wrap', null, this.board.el), this.navBanner),
       h('aside.side', null,
         h('div.card-top', null, this.cards[top]),
-        h('div.status-wrap', null, this.notice, this.status),
+        h('div.status-wrap', null, this.notice, this.status, this.toastDock),
         h('div.game-meta', null,
           h('span.meta-rules', null, `${m.size}×${m.size} · ${t(`rules.${m.settings.ruleset_name}`)} · ${m.settings.rated ? t('game.rated') : t('game.casual')}`),
           this.spectators),
         h('div.tabs-wrap', null, tabs),
         this.controls,
-        h('div.card-bottom', null, this.cards[bottom]))));
+        h('div.card-bottom', null, this.cards[bottom])),
+      beside ? h('aside.chat-column', { dataset: { role: 'chat-column' } }, h('div.tabs', null, h('div.chat-head', null, t('game.chat')), chatPane)) : null));
+    dockToasts(this.toastDock);
     this.renderAll();
+  }
+
+  /** Whether the chat is in sight: beside the board, or its tab chosen. */
+  chatVisible() {
+    return !this.chatTab || this.chatTab.getAttribute('aria-selected') === 'true';
+  }
+
+  /** The unread count on the chat tab. */
+  renderUnread() {
+    if (this.chatVisible()) this.unread = 0;
+    this.unreadBadge.textContent = this.unread ? String(this.unread) : '';
   }
 
   playerCard(color) {
     const seat = this.model.players[color];
+    const partner = this.model.partners?.[color];
     return h(`div.player-card.${color}`, { dataset: { player: color } },
       h('div.player-main', null,
         h('span.stone-icon', { class: color, 'aria-label': colorName(color) }),
         h('div.player-name', null,
-          playerLink(seat.name, seat.rank),
+          h('span', { dataset: { seat: seat.name } }, playerLink(seat.name, seat.rank)),
+          partner ? h('span.partner', { dataset: { seat: partner.name } }, ' & ', playerLink(partner.name, partner.rank)) : null,
           h('span.presence', { dataset: { presence: color } })),
         this.clocks[color].el),
       h('div.player-sub', null,
@@ -371,10 +445,13 @@ class GamePage {
     panes.forEach(([key, label, pane], i) => {
       const tab = h('button.tab', {
         type: 'button', role: 'tab', 'aria-selected': String(i === 0), dataset: { tab: key },
-        onclick() {
+        onclick: () => {
           for (const b of bar.children) b.setAttribute('aria-selected', String(b === tab));
           for (const p of body.children) p.hidden = p !== pane;
-          if (key === 'chat') pane.querySelector('input')?.focus({ preventScroll: true });
+          if (key === 'chat') {
+            pane.querySelector('input')?.focus({ preventScroll: true });
+            this.renderUnread();
+          }
         },
       }, label);
       pane.hidden = i !== 0;
@@ -437,7 +514,7 @@ class GamePage {
   /** Whether a click on the board plays for the viewer now. */
   canPlay() {
     const m = this.model;
-    return m.isPlayer && this.viewIndex === null && m.state.phase === 'play' && m.state.to_move === m.you;
+    return this.viewIndex === null && m.state.phase === 'play' && m.myTurn();
   }
 
   placingHandicap() {
@@ -461,7 +538,10 @@ class GamePage {
       this.renderStatus();
       return;
     }
-    if (!this.canPlay()) return;
+    if (!this.canPlay()) {
+      this.explainNoMove();
+      return;
+    }
     const same = this.tentative && this.tentative.x === x && this.tentative.y === y;
     if (settings.confirmMove && !same) {
       this.tentative = { x, y, color: m.you, confirm: true };
@@ -481,6 +561,14 @@ class GamePage {
     }
   }
 
+  /** Says why a click on the board played nothing, when the viewer plays this game. */
+  explainNoMove() {
+    const m = this.model;
+    if (!m.isPlayer || m.state.status !== 'live') return;
+    if (this.viewIndex !== null) this.showError({ code: 'looking_back' });
+    else if (m.state.phase === 'play' && m.state.to_move !== m.you) this.showError({ code: 'not_your_turn' });
+  }
+
   // ——— Drawing ———
 
   renderAll() {
@@ -492,15 +580,16 @@ class GamePage {
     this.renderMoves();
     this.renderControls();
     this.renderChat();
+    this.renderUnread();
     this.renderInfo();
     this.renderSpectators();
     this.updateTitle();
   }
 
-  /** The count shown in counting, and on the final board when the marking is known. */
+  /** The count shown in counting, and on the board of a game that ended by it. */
   countNow() {
     const m = this.model;
-    const dead = m.state.counting?.dead ?? (m.state.phase === 'finished' && m.state.result?.detail?.by?.reason === 'score' ? m.lastDead : null);
+    const dead = m.state.counting?.dead ?? m.state.agreed_dead;
     if (!dead) return null;
     return {
       dead,
@@ -563,6 +652,10 @@ class GamePage {
       presence.className = `presence ${online ? 'online' : 'away'}`;
       presence.title = online ? 'online' : 'offline';
       card.classList.toggle('you', m.you === color);
+      if (m.partners) {
+        const next = toMove ? m.playerToMove()?.name : null;
+        for (const el of card.querySelectorAll('[data-seat]')) el.classList.toggle('next', el.dataset.seat === next);
+      }
     }
   }
 
@@ -588,7 +681,7 @@ class GamePage {
     const opp = m.isPlayer ? opponent(m.you) : null;
     if (st.status !== 'live') {
       parts.push(this.resultPanel());
-      if (st.result?.detail?.by?.reason === 'score' && m.lastDead) parts.push(this.countPanel(false));
+      if (st.agreed_dead) parts.push(this.countPanel(false));
     } else if (st.phase === 'counting') {
       parts.push(this.countPanel(true));
     } else if (st.phase === 'setup') {
@@ -610,10 +703,12 @@ class GamePage {
       }
     } else {
       const toMove = st.to_move;
-      const line = m.isPlayer
-        ? (toMove === m.you ? t('game.yourTurn') : t('game.theirTurn', { name: m.players[toMove].name }))
-        : `${colorName(toMove)} ${t('game.toMove')}`;
-      parts.push(h('div.status-line', { class: m.isPlayer && toMove === m.you ? 'your-turn' : '' }, dot(toMove), line));
+      const next = m.playerToMove();
+      const line = m.myTurn() ? t('game.yourTurn')
+        : m.isPlayer && toMove === m.you ? t('game.partnersTurn', { name: next.name })
+          : m.isPlayer || m.partners ? t('game.theirTurn', { name: next.name })
+            : `${colorName(toMove)} ${t('game.toMove')}`;
+      parts.push(h('div.status-line', { class: m.myTurn() ? 'your-turn' : '', dataset: { next: next.name } }, dot(toMove), line));
       for (const kind of ['takeback', 'draw', 'count']) {
         const asker = st.offers[kind];
         if (!asker) continue;
@@ -652,10 +747,13 @@ class GamePage {
     if (!r) {
       return h('div.result-banner', { dataset: { result: 'none' } }, h('strong', null, t(m.state.status === 'cancelled' ? 'game.cancelled' : 'game.over')));
     }
+    const [main, alt] = inLanguageOrder(
+      h('span.result-zh', { lang: 'zh', dataset: { notation: 'chinese' } }, r.chinese),
+      h('span.result-intl', { dataset: { notation: 'international' } }, r.international));
+    main.classList.add('result-main');
+    alt.classList.add('result-alt');
     return h('div.result-banner', { dataset: { result: r.international } },
-      h('span.result-label', null, t('result.title')),
-      h('strong.result-zh', { lang: 'zh', dataset: { notation: 'chinese' } }, r.chinese),
-      h('span.result-intl', { dataset: { notation: 'international' } }, r.international),
+      h('span.result-label', null, t('result.title')), main, alt,
       h('a.button.ghost', { href: `/api/games/${m.id}/sgf`, download: `shoutan-${m.id}.sgf`, dataset: { sgf: '' } }, icon('download'), t('game.sgf')),
       h('a.button.primary', { href: `/game/${m.id}/analysis`, dataset: { link: '', analyse: '' } }, at('game.analyse')));
   }
@@ -681,8 +779,9 @@ class GamePage {
         h('td', null, side.stones),
         h('td', null, area ? side.territory + (side.shared ? ` + ${side.shared}/2` : '') : side.territory),
         area ? null : h('td', null, side.prisoners),
-        area ? h('td.zi', { dataset: { zi: color } }, `${ziText(side.count)}${t('count.zi')}`) : null,
-        h('td.pts', { dataset: { points: color } }, pointsText(total)));
+        ...inLanguageOrder(
+          area ? h('td.zi', { dataset: { zi: color } }, `${ziText(side.count)}${t('count.zi')}`) : null,
+          h('td.pts', { dataset: { points: color } }, pointsText(total))));
     };
     const counting = m.state.counting;
     const me = m.you;
@@ -694,15 +793,16 @@ class GamePage {
       h('table.count-table', null,
         h('thead', null, h('tr', null, h('th'), h('th', null, t('count.stones')), h('th', null, t('count.territory')),
           area ? null : h('th', null, t('count.prisoners')),
-          area ? h('th', null, t('count.zi')) : null, h('th', null, t('count.pts')))),
+          ...inLanguageOrder(area ? h('th.zi', null, t('count.zi')) : null, h('th.pts', null, t('count.pts'))))),
         h('tbody', null, row('black'), row('white'))),
       h('p.count-note', null,
-        t('count.komi', { komi: pointsText(komi), zi: ziText(komi / 2) }),
-        area ? ` · ${t('count.blackNeeds', { n: ziText(needs) })} · ${t('game.black')} ${ziText(blackZi(c))}${t('count.zi')}` : ''),
+        `${t('game.komi')} ${komiText(komi)}`,
+        area ? ` · ${t('count.blackNeeds', { pts: decimalText(needs), n: ziText(needs) })} · ${t('count.blackHas', { pts: decimalText(blackZi(c)), n: ziText(blackZi(c)) })}` : ''),
       counting ? h('div.count-result', null,
         h('span.muted', null, t('count.result')),
-        h('strong', { lang: 'zh', dataset: { countResult: 'chinese' } }, counting.result.chinese),
-        h('span', { dataset: { countResult: 'international' } }, counting.result.international)) : null,
+        ...inLanguageOrder(
+          h('span', { lang: 'zh', dataset: { countResult: 'chinese' } }, counting.result.chinese),
+          h('span', { dataset: { countResult: 'international' } }, counting.result.international))) : null,
       active && m.isPlayer ? h('div.row.count-actions', null,
         h('button.primary', { type: 'button', dataset: { action: 'accept-count' }, disabled: counting?.accepted[me], onclick: () => this.act({ type: 'accept' }) }, t('count.accept')),
         h('button.ghost', { type: 'button', dataset: { action: 'dispute' }, onclick: () => this.act({ type: 'dispute' }) }, t('count.dispute'))) : null);
@@ -743,7 +843,7 @@ class GamePage {
       replace(this.controls);
       return;
     }
-    const myTurn = st.to_move === m.you;
+    const myTurn = m.myTurn();
     const button = (action, label, enabled, fn, cls = 'ghost') => h(`button.${cls}`, { type: 'button', dataset: { action }, disabled: !enabled, onclick: fn }, label);
     const resign = this.confirming === 'resign'
       ? h('span.confirm', null, t('game.confirm.resign'),
@@ -751,8 +851,20 @@ class GamePage {
         button('resign-no', t('game.no'), true, () => { this.confirming = null; this.renderControls(); }))
       : button('resign', t('game.resign'), live && st.phase !== 'setup', () => { this.confirming = 'resign'; this.renderControls(); });
     const mineMoved = m.moves.some((mv) => mv.color === m.you);
+    const pass = () => { this.confirming = null; this.act({ type: 'pass' }); };
+    const passing = this.confirming === 'pass' && play && myTurn
+      ? h('span.confirm', { dataset: { confirm: 'pass' } }, t('game.confirm.pass'),
+        button('pass-yes', t('game.yes'), true, pass, 'primary'),
+        button('pass-no', t('game.no'), true, () => { this.confirming = null; this.renderControls(); }))
+      : button('pass', t('game.pass'), play && myTurn, () => {
+        if (!settings.confirmPass) {
+          pass();
+          return;
+        }
+        this.confirming = 'pass';
+        this.renderControls();
+      });
     replace(this.controls,
-      button('pass', t('game.pass'), play && myTurn, () => this.act({ type: 'pass' }), 'primary'),
       button('takeback', t('game.takeback'), play && mineMoved && !st.offers.takeback, () => this.act({ type: 'takeback' })),
       button('count', t('game.count'), play && !st.offers.count, () => this.act({ type: 'count' })),
       button('draw', t('game.draw'), play && !st.offers.draw, () => this.act({ type: 'draw' })),
@@ -761,6 +873,7 @@ class GamePage {
         this.socket.send({ type: 'time' });
       }),
       button('estimate', at('estimate'), play, () => this.estimate()),
+      passing,
       resign);
   }
 
@@ -796,7 +909,7 @@ class GamePage {
       h('dl', null,
         item(t('col.size'), `${s.size}×${s.size}`),
         item(t('col.rules'), t(`rules.${s.ruleset_name}`)),
-        item(t('game.komi'), `${pointsText(s.komi)} (${ziText(s.komi / 2)}${t('count.zi')})`),
+        item(t('game.komi'), komiText(s.komi)),
         stones ? item(t('game.handicap'), String(stones)) : null,
         item(t('col.time'), settings.lang === 'zh' ? s.time_control_zh : timeControlText(s.time_control, 'en')),
         item(t('col.mode'), s.rated ? t('game.rated') : t('game.casual')),
@@ -812,7 +925,7 @@ class GamePage {
 
   updateTitle() {
     const m = this.model;
-    const mine = m.isPlayer && m.state.status === 'live' && m.state.to_move === m.you && m.state.phase === 'play';
+    const mine = m.state.status === 'live' && m.state.phase === 'play' && m.myTurn();
     document.title = `${mine ? '● ' : ''}${m.players.black.name} – ${m.players.white.name} · Shoutan 手谈`;
   }
 }

@@ -15,7 +15,7 @@ import { LiveSocket } from './socket.js';
 import { chime } from './sound.js';
 import { dot, playerLink, toast } from './ui.js';
 
-/** One-click open challenges, like the pools of the big servers. */
+/** One-click automatch, like the pools of the big servers: a seek paired with the first compatible one. */
 const QUICK = [
   { size: 9, label: '1+3×10s', main: 1, periods: 3, period: 10 },
   { size: 9, label: '5+3×30s', main: 5, periods: 3, period: 30 },
@@ -52,6 +52,12 @@ export function lobbyPage(root) {
   const mine = h('div.my-games', { hidden: true });
   const searchResults = h('ul.search-results', { dataset: { role: 'search-results' } });
   const tabCount = { challenges: h('span.count'), live: h('span.count') };
+  /** The simuls the viewer opened (their games lead to the simul's page). */
+  const hosting = new Set();
+  /** The quick game being sought (its preset), and how many seek in all. */
+  let searching = null;
+  let seekers = 0;
+  const searchStatus = h('div.search-status', { dataset: { role: 'searching' }, hidden: true, 'aria-live': 'polite' });
   /** The choices of the computer card, kept when the page is redrawn. */
   const computer = { level: 1, size: 9, time: '10+5×30s', rated: false };
 
@@ -69,16 +75,23 @@ export function lobbyPage(root) {
       // The colour the acceptor gets.
       const colour = c.colour === 'nigiri' ? h('span.nigiri', { title: t('form.colour.nigiri') }, dot('black'), dot('white'))
         : dot(c.colour === 'black' ? 'white' : 'black');
+      const seats = c.mode?.kind === 'rengo' ? 3 : c.mode?.kind === 'simul' ? c.mode.boards : 1;
+      const seated = (c.joined ?? []).some((j) => j.id === me()?.id);
       const action = own
         ? h('button.ghost.small', { type: 'button', dataset: { cancel: String(c.id) }, onclick: () => withdraw(c.id) }, t('lobby.cancel'))
-        : me()
-          ? h('button.primary.small', { type: 'button', dataset: { accept: String(c.id) }, onclick: () => accept(c.id) }, t('lobby.accept'))
-          : h('button.ghost.small', { type: 'button', onclick: () => authDialog('login') }, t('lobby.login.to.play'));
+        : !me()
+          ? h('button.ghost.small', { type: 'button', onclick: () => authDialog('login') }, t('lobby.login.to.play'))
+          : seated
+            ? h('button.ghost.small', { type: 'button', dataset: { leave: String(c.id) }, onclick: () => leaveSeat(c.id) }, t('lobby.leave'))
+            : h('button.primary.small', { type: 'button', dataset: { accept: String(c.id) }, onclick: () => accept(c.id) }, t(seats > 1 ? 'lobby.join' : 'lobby.accept'));
+      const mode = c.mode?.kind === 'rengo' ? t('lobby.rengo') : c.mode?.kind === 'simul' ? t('lobby.simul', { n: c.mode.boards }) : null;
+      const modeTag = mode ? h('span.tag.mode', { dataset: { mode: c.mode.kind } }, mode, ' · ', t('lobby.seats', { n: (c.joined ?? []).length, of: seats }),
+        (c.joined ?? []).length ? h('span.joined', null, ` (${c.joined.map((j) => j.name).join(', ')})`) : null) : null;
       const handicap = c.handicap.kind === 'none' ? null
         : h('span.tag', null, c.handicap.kind === 'auto' ? t('form.handicap.auto') : `${t('game.handicap')} ${c.handicap.stones}`);
       return h('div.row-item.challenge', { class: own ? 'own' : '', dataset: { challenge: String(c.id), challenger: c.challenger } },
         h('div.c-player', null, playerLink(c.challenger, c.challenger_rank), own ? h('span.tag', null, t('lobby.yours')) : null,
-          c.opponent ? h('span.tag.private', null, t('lobby.for', { name: c.opponent })) : null),
+          c.opponent ? h('span.tag.private', null, t('lobby.for', { name: c.opponent })) : null, modeTag),
         h('div.c-size', null, `${c.size}×${c.size}`),
         timeCell(c.time_control),
         h('div.c-rules', null, t(`rules.${c.ruleset}`), handicap),
@@ -117,11 +130,38 @@ export function lobbyPage(root) {
 
   async function accept(id) {
     try {
-      const game = await post(`/api/challenges/${id}/accept`);
-      navigate(`/game/${game.id}`);
+      const answer = await post(`/api/challenges/${id}/accept`);
+      // A seat of a rengo or a simul: wait in the lobby until the last one starts it.
+      if (answer.challenge) {
+        challenges.set(answer.challenge.id, answer.challenge);
+        renderChallenges();
+        return;
+      }
+      const mine = answer.games ? answer.games.find(plays) : answer;
+      if (mine) toGame(mine);
     } catch (e) {
       toast(apiErrorText(e), 'error');
     }
+  }
+
+  async function leaveSeat(id) {
+    try {
+      await del(`/api/challenges/${id}/seat`);
+    } catch (e) {
+      toast(apiErrorText(e), 'error');
+    }
+  }
+
+  function remember(c) {
+    challenges.set(c.id, c);
+    if (c.mode?.kind === 'simul' && c.challenger === me()?.name) hosting.add(c.id);
+  }
+
+  /** Whether the viewer plays `game` (in rengo, in either team). */
+  function plays(game) {
+    const user = me();
+    if (!user) return false;
+    return [game.black, game.white, game.partners?.black, game.partners?.white].some((s) => s?.id === user.id);
   }
 
   async function withdraw(id) {
@@ -132,19 +172,50 @@ export function lobbyPage(root) {
     }
   }
 
-  async function quick(preset) {
+  /** Seeks a game of `preset` (automatch): paired at once, or searching until a match comes or we cancel. */
+  function quick(preset) {
     if (!me()) {
       authDialog('register');
       return;
     }
+    if (searching === preset) {
+      cancelSearch();
+      return;
+    }
+    searching = preset;
+    sendSeek();
+    renderSearch();
+  }
+
+  function sendSeek() {
+    const preset = searching;
+    if (!preset) return;
     const time_control = preset.moves
       ? { system: 'moves_per_period', main: preset.main * 60_000, moves: preset.moves, period: preset.periodMin * 60_000, leftover: 'carried_over' }
       : { system: 'byo_yomi', main: preset.main * 60_000, periods: preset.periods, period: preset.period * 1000 };
-    try {
-      await post('/api/challenges', { size: preset.size, time_control, rated: true, colour: 'nigiri', ruleset: 'chinese' });
-    } catch (e) {
-      toast(apiErrorText(e), 'error');
+    socket.send({ type: 'seek', size: preset.size, time_control, rated: true, handicap: true });
+  }
+
+  function cancelSearch() {
+    searching = null;
+    socket.send({ type: 'cancel_seek' });
+    renderSearch();
+  }
+
+  /** The pressed quick-game button says it searches; the card says how many do. */
+  function renderSearch() {
+    for (const button of root.querySelectorAll('[data-quick]')) {
+      const on = searching !== null && button.dataset.quick === `${searching.size}-${searching.label}`;
+      button.classList.toggle('searching', on);
+      button.setAttribute('aria-pressed', String(on));
     }
+    searchStatus.hidden = searching === null;
+    if (searching === null) return;
+    replace(searchStatus,
+      h('span.spinner', { 'aria-hidden': 'true' }),
+      h('span', null, t('lobby.searching', { game: `${searching.size}×${searching.size} ${searching.label}` })),
+      h('span.muted', { dataset: { role: 'seekers' } }, t('lobby.seekers', { n: Math.max(seekers, 1) })),
+      h('button.ghost.small', { type: 'button', dataset: { action: 'cancel-search' }, onclick: cancelSearch }, t('lobby.search.cancel')));
   }
 
   /** Starts a game against the computer with the card's choices, and goes to it. */
@@ -221,12 +292,36 @@ export function lobbyPage(root) {
       case 'lobby':
         challenges.clear();
         games.clear();
-        for (const c of m.challenges) challenges.set(c.id, c);
+        for (const c of m.challenges) remember(c);
         for (const g of m.games) games.set(g.id, g);
         gamesTotal = m.games_total ?? m.games.length;
+        seekers = m.seekers?.count ?? 0;
+        // A new connection holds no seek: the search goes on with it.
+        sendSeek();
+        renderSearch();
         break;
+      case 'seekers':
+        seekers = m.seekers.count;
+        renderSearch();
+        return;
+      case 'seeking':
+        return;
+      case 'seek_cancelled':
+        searching = null;
+        renderSearch();
+        return;
+      case 'paired':
+        searching = null;
+        chime();
+        toGame({ id: m.game });
+        return;
+      case 'error':
+        searching = null;
+        renderSearch();
+        toast(apiErrorText({ code: m.code, message: m.message }), 'error');
+        return;
       case 'challenge_opened':
-        challenges.set(m.challenge.id, m.challenge);
+        remember(m.challenge);
         break;
       case 'challenge_closed':
         challenges.delete(m.id);
@@ -235,11 +330,13 @@ export function lobbyPage(root) {
         if (!games.has(m.game.id)) gamesTotal += 1;
         games.set(m.game.id, m.game);
         forgetOldGames();
-        const user = me();
-        // Our challenge was accepted: to the board.
-        if (user && (m.game.black.id === user.id || m.game.white.id === user.id)) {
-          chime();
-          navigate(`/game/${m.game.id}`);
+        // Our challenge was accepted: to the board (a simul's host: to its page).
+        if (plays(m.game)) {
+          const target = m.game.simul && hosting.has(m.game.simul) ? `/simul/${m.game.simul}` : `/game/${m.game.id}`;
+          if (location.pathname !== target) {
+            chime();
+            navigate(target);
+          }
           return;
         }
         break;
@@ -301,6 +398,7 @@ export function lobbyPage(root) {
           h('h2', null, t('lobby.quick')),
           h('p.muted.small', null, t('lobby.quick.help')),
           quickGrid,
+          searchStatus,
           h('button.primary.wide.create', {
             type: 'button', dataset: { action: 'create' },
             onclick: () => (me() ? challengeDialog() : authDialog('register')),
@@ -314,6 +412,7 @@ export function lobbyPage(root) {
       h('section.card.lobby-main', null, tabs, body)));
     renderChallenges();
     renderGames();
+    renderSearch();
   }
 
   build();

@@ -7,12 +7,14 @@ import { authDialog, settingsDialog } from './dialogs.js';
 import { h, replace } from './dom.js';
 import { eventListPage } from './event-list-page.js';
 import { eventPage } from './event-page.js';
+import { eventSheetPage } from './event-sheet-page.js';
 import { et } from './event-strings.js';
 import { icon } from './icons.js';
 import { gamePage } from './game-page.js';
 import { t } from './i18n.js';
 import { lobbyPage } from './lobby-page.js';
 import { profilePage } from './profile-page.js';
+import { simulPage } from './simul-page.js';
 import { onNavigate, startRouter } from './router.js';
 import { loadSession, logout, onSession, session } from './session.js';
 import { onChange, settings, update } from './settings.js';
@@ -30,6 +32,7 @@ function applyDocument() {
 }
 
 function renderHeader() {
+  header.classList.remove('menu-open');
   const user = session.user;
   const path = location.pathname;
   const nav = (href, label, active) => h('a.nav-link', { href, dataset: { link: '' }, class: active ? 'active' : '' }, label);
@@ -38,11 +41,22 @@ function renderHeader() {
       h('span.seal', { 'aria-hidden': 'true' }, '手谈'),
       h('span.brand-name', null, 'Shoutan'),
       h('span.brand-tag', null, t('app.tagline'))),
-    h('nav.main-nav', null,
+    // On a phone the navigation folds into this menu (with Log out); each
+    // page shown draws the header again, closed.
+    h('button.icon-button.menu-toggle', {
+      type: 'button', title: t('nav.menu'), 'aria-label': t('nav.menu'), 'aria-expanded': 'false', 'aria-controls': 'main-nav',
+      dataset: { action: 'menu' },
+      onclick: (e) => {
+        const open = header.classList.toggle('menu-open');
+        e.currentTarget.setAttribute('aria-expanded', String(open));
+      },
+    }, icon('menu')),
+    h('nav.main-nav', { id: 'main-nav' },
       nav('/', t('nav.play'), path === '/'),
       nav('/events', et('nav.events'), path.startsWith('/events')),
       nav('/analysis', at('nav.analysis'), path === '/analysis'),
-      user ? nav(`/player/${encodeURIComponent(user.name)}`, t('nav.profile'), path === `/player/${encodeURIComponent(user.name)}`) : null),
+      user ? nav(`/player/${encodeURIComponent(user.name)}`, t('nav.profile'), path === `/player/${encodeURIComponent(user.name)}`) : null,
+      user ? h('button.nav-link.menu-only', { type: 'button', dataset: { action: 'menu-logout' }, onclick: logout }, t('nav.logout')) : null),
     h('div.header-tools', null,
       h('button.icon-button.lang', {
         type: 'button', title: t('settings.lang'), dataset: { action: 'lang' },
@@ -54,7 +68,7 @@ function renderHeader() {
           h('a.user-chip', { href: `/player/${encodeURIComponent(user.name)}`, dataset: { link: '', user: user.name } },
             h('span.avatar.small', { 'aria-hidden': 'true' }, user.name.slice(0, 1).toUpperCase()),
             h('span.name', null, user.name),
-            h('span.rank', null, user.rating.rank)),
+            h('span.rank', { dataset: { role: 'my-rank' } }, `${user.rating.rank}${user.rating.provisional ? '?' : ''}`)),
           h('button.ghost.small', { type: 'button', dataset: { action: 'logout' }, onclick: async () => { await logout(); } }, t('nav.logout')))
         : h('div.auth-buttons', null,
           h('button.ghost.small', { type: 'button', dataset: { action: 'login' }, onclick: () => authDialog('login') }, t('nav.login')),
@@ -89,6 +103,8 @@ async function boot() {
     [/^\/player\/([^/]+)$/, ['name'], profilePage],
     [/^\/events$/, [], eventListPage],
     [/^\/events\/(\d+)$/, ['id'], eventPage],
+    [/^\/events\/(\d+)\/rounds\/(\d+)\/(pairings|results)$/, ['id', 'round', 'kind'], eventSheetPage],
+    [/^\/simul\/(\d+)$/, ['id'], simulPage],
   ], notFound);
 }
 

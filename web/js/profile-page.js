@@ -4,7 +4,7 @@
 
 import { ApiError, get } from './api.js';
 import { challengeDialog } from './challenge-form.js';
-import { h, replace } from './dom.js';
+import { h, replace, s } from './dom.js';
 import { dateText } from './format.js';
 import { t } from './i18n.js';
 import { logout, session } from './session.js';
@@ -16,6 +16,31 @@ function ratingChange(change) {
   if (typeof change !== 'number') return null;
   const sign = change > 0 ? '+' : change < 0 ? '−' : '±';
   return h('span.delta', { class: change > 0 ? 'up' : change < 0 ? 'down' : '' }, ` ${sign}${Math.abs(change)}`);
+}
+
+/**
+ * The rating after each of the recent rated games, oldest first, as a
+ * line (the profile's history chart); null without rated games.
+ */
+function ratingChart(games, player) {
+  const points = [];
+  for (const g of [...games].reverse()) {
+    const mine = g.ratings?.[g.black === player ? 'black' : 'white'];
+    if (!g.rated || typeof mine?.after !== 'number') continue;
+    if (!points.length) points.push(mine.before);
+    points.push(mine.after);
+  }
+  if (points.length < 2) return null;
+  const [w, hgt, pad] = [320, 90, 6];
+  const lo = Math.min(...points) - 5;
+  const hi = Math.max(...points) + 5;
+  const x = (i) => pad + (i * (w - 2 * pad)) / (points.length - 1);
+  const y = (v) => hgt - pad - ((v - lo) * (hgt - 2 * pad)) / (hi - lo);
+  const svg = s('svg', { viewBox: `0 0 ${w} ${hgt}`, class: 'rating-chart', role: 'img', 'aria-label': t('profile.history'), 'data-role': 'rating-history' },
+    s('polyline', { points: points.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(' ') }),
+    ...points.map((v, i) => s('circle', { cx: x(i).toFixed(1), cy: y(v).toFixed(1), r: 2.5, 'data-rating': String(v) })));
+  return h('figure.rating-history', null, svg,
+    h('figcaption.muted', null, `${t('profile.history')}: ${Math.round(points[0])} → ${Math.round(points[points.length - 1])}`));
 }
 
 /** The profile page of `name`. */
@@ -76,16 +101,22 @@ export function profilePage(root, { name }) {
         h('div.avatar', { 'aria-hidden': 'true' }, p.name.slice(0, 1).toUpperCase()),
         h('div.profile-title', null,
           h('h1', null, p.name),
-          h('span.rank-badge', { dataset: { rank: p.rating.rank } }, p.rating.rank),
+          h('span.rank-badge', { dataset: { rank: p.rating.rank } }, `${p.rating.rank}${p.rating.provisional ? '?' : ''}`),
           p.rating.provisional ? h('span.tag', null, t('profile.provisional')) : null),
         me && me.name !== p.name ? h('button.primary', { type: 'button', onclick: () => challengeDialog({ opponent: p.name }) }, t('profile.challenge')) : null,
         me && me.name === p.name ? h('button.ghost', { type: 'button', dataset: { action: 'logout' }, onclick: () => logout() }, t('nav.logout')) : null,
         h('div.stats', null,
           stat(t('profile.rating'), `${Math.round(p.rating.rating)}${p.rating.provisional ? '?' : ''}`, 'rating'),
-          stat(t('profile.rank'), p.rating.rank, 'rank'),
+          stat(t('profile.rank'), `${p.rating.rank}${p.rating.provisional ? '?' : ''}`, 'rank'),
           stat(t('profile.declared'), p.declared_rank, 'declared'),
           stat(t('profile.games'), String(p.rated_games), 'games'),
           stat(t('profile.joined'), new Date(p.created_at).toLocaleDateString(settings.lang === 'zh' ? 'zh-CN' : 'en-GB'), 'joined'))),
+      h('section.card.rank-rule', { dataset: { role: 'rank-rule' } },
+        h('h2', null, t('profile.rankRule.title')),
+        h('p', null, t(p.rating.provisional ? 'profile.rankRule.provisional' : 'profile.rankRule', { run: p.rating.run })),
+        p.rating.streak ? h('p', { dataset: { role: 'run' } }, t(p.rating.streak > 0 ? 'profile.run.up' : 'profile.run.down',
+          { n: Math.abs(p.rating.streak), run: p.rating.run, rank: p.rating.rating_rank })) : null,
+        ratingChart(profile.recent_games, p.name)),
       profile.live_games.length ? h('section.card', null,
         h('h2', null, t('profile.live')),
         h('div.list', null, ...profile.live_games.map((g) => h('a.row-item.live-now', { href: `/game/${g.id}`, dataset: { link: '' } },

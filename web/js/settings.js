@@ -14,6 +14,7 @@ const KEY = 'shoutan.settings';
  * @property {'zh' | 'en'} voiceLang      the language of the calls
  * @property {boolean} coordinates        coordinates around the board
  * @property {boolean} confirmMove        tap twice to play (phones)
+ * @property {boolean} confirmPass        ask before passing
  * @property {'auto' | 'light' | 'dark'} theme  page colours
  */
 
@@ -36,6 +37,7 @@ function defaults() {
     voiceLang: lang,
     coordinates: true,
     confirmMove: phone,
+    confirmPass: true,
     theme: 'auto',
   };
 }

@@ -5,26 +5,53 @@ import { h } from './dom.js';
 import { t } from './i18n.js';
 
 let toastBox = null;
+/** Where toasts go instead of floating over the page (the game's side panel), or null. */
+let toastDock = null;
+
+function toastContainer() {
+  if (!toastBox) toastBox = h('div.toasts', { role: 'status', 'aria-live': 'polite' });
+  const home = toastDock ?? document.body;
+  if (toastBox.parentNode !== home) home.append(toastBox);
+  toastBox.classList.toggle('docked', toastDock !== null);
+  return toastBox;
+}
 
 /**
- * A message that disappears by itself.
+ * Shows toasts inside `el` (null: floating again at the foot of the page),
+ * so that a page can keep them off what must stay visible — the board.
+ * @param {Element | null} el
+ */
+export function dockToasts(el) {
+  toastDock = el;
+  toastContainer();
+}
+
+/**
+ * A message that disappears by itself. The same message again while it is
+ * shown is counted on it (×2, ×3 …) instead of piling up.
  * @param {string} text
  * @param {'info' | 'error' | 'success'} [kind]
  * @param {number} [ms]
  * @param {string} [key]  a newer toast of the same key replaces the older
  */
 export function toast(text, kind = 'info', ms = 3500, key = '') {
-  if (!toastBox) {
-    toastBox = h('div.toasts', { role: 'status', 'aria-live': 'polite' });
-    document.body.append(toastBox);
-  }
+  const box = toastContainer();
   if (key) dismissToast(key);
-  const el = h(`div.toast.${kind}`, key ? { dataset: { key } } : null, text);
-  toastBox.append(el);
-  setTimeout(() => {
+  const same = [...box.children].find((el) => !el.classList.contains('leaving')
+    && el.dataset.kind === kind && el.dataset.text === text);
+  const el = same ?? h(`div.toast.${kind}`, { dataset: { kind, text, ...(key ? { key } : {}) } }, h('span', null, text), h('span.toast-count'));
+  if (same) {
+    const n = Number(same.dataset.count ?? 1) + 1;
+    same.dataset.count = String(n);
+    same.querySelector('.toast-count').textContent = ` ×${n}`;
+    clearTimeout(Number(same.dataset.timer));
+  } else {
+    box.append(el);
+  }
+  el.dataset.timer = String(setTimeout(() => {
     el.classList.add('leaving');
     setTimeout(() => el.remove(), 300);
-  }, ms);
+  }, ms));
   return el;
 }
 

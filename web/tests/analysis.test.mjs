@@ -56,10 +56,7 @@ describe('the analysis board and the AI review', needsChromium(), () => {
   after(async () => {
     await browser?.close();
     await server?.stop();
-    // The server's CSP lists ws://[::1]:port for its default origins, which
-    // Chromium reports as an invalid source on every page (not this page's doing).
-    const own = errors.filter((e) => !/Content Security Policy directive 'connect-src' contains an invalid source/.test(e));
-    assert.deepEqual(own, [], 'no script errors');
+    assert.deepEqual(errors, [], 'no script errors');
   });
 
   it('opens an uploaded record, adds and deletes a variation, downloads it with the variation', async () => {

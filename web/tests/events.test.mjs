@@ -2,7 +2,10 @@
 // creates a Swiss event with the form, two players register from the event
 // page, the organiser pairs round 1, the players open their game from
 // "your game", play and resign, the result enters the event by itself and
-// the standings page shows it, with its tie-break columns.
+// the standings page shows it, with its wins and tie-break columns,
+// without a reload: the lobby socket says the event changed (issue 20), and
+// an idle event page asks the server nothing. The round's pairing and
+// result sheets print with table numbers and result boxes.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -38,7 +41,11 @@ describe('an event from creation to standings', needsChromium(), () => {
     assert.deepEqual(errors, [], 'no script errors');
   });
 
-  it('the organiser creates a Swiss event with the form', async () => {
+  it('the organiser creates a Swiss event with the form; the events list shows it to others at once', async () => {
+    const alice = pages.alice;
+    await alice.click('a.nav-link[href="/events"]');
+    await alice.locator('[data-role=events] .empty').waitFor();
+    await alice.evaluate(() => { window.__sameDocument = true; });
     const olga = pages.olga;
     await olga.click('a.nav-link[href="/events"]');
     const form = olga.locator('form[data-role=create-event]');
@@ -55,6 +62,8 @@ describe('an event from creation to standings', needsChromium(), () => {
     eventUrl = olga.url();
     await olga.locator('h1', { hasText: 'Club Swiss' }).waitFor();
     await olga.locator('[data-role=organiser] [data-action=start-round]').waitFor();
+    await alice.locator('[data-role=events] a', { hasText: 'Club Swiss' }).waitFor();
+    assert.equal(await alice.evaluate(() => window.__sameDocument), true, 'not reloaded');
   });
 
   it('players register from the event page and appear in the list', async () => {
@@ -82,7 +91,41 @@ describe('an event from creation to standings', needsChromium(), () => {
     }
   });
 
-  it('the game is played to a resignation and the standings show it', async () => {
+  it('an event page left alone asks the server nothing', async () => {
+    const olga = pages.olga;
+    const asked = [];
+    const count = (r) => { if (/\/api\/events\//.test(r.url())) asked.push(r.url()); };
+    olga.on('request', count);
+    await olga.waitForTimeout(4000);
+    olga.off('request', count);
+    assert.deepEqual(asked, [], 'no polling');
+  });
+
+  it('the pairing sheet prints table numbers and empty result boxes', async () => {
+    const olga = pages.olga;
+    await olga.click('[data-round="1"] [data-sheet=pairings]');
+    await olga.waitForURL(/\/events\/\d+\/rounds\/1\/pairings$/);
+    const sheet = olga.locator('[data-role=sheet]');
+    await sheet.waitFor();
+    const cells = await sheet.locator('tbody tr').first().locator('td').allInnerTexts();
+    assert.equal(cells[0], '1', 'table 1');
+    assert.match(`${cells[1]} ${cells[3]}`, /alice bob|bob alice/);
+    assert.equal(await sheet.locator('.result-box').count(), 1);
+    await olga.emulateMedia({ media: 'print' });
+    assert.equal(await olga.locator('#top').isVisible(), false, 'no site header on paper');
+    assert.equal(await olga.locator('[data-action=print]').isVisible(), false);
+    assert.equal(await sheet.isVisible(), true);
+    await screenshot(olga, 'event-pairing-sheet');
+    await olga.emulateMedia({ media: 'screen' });
+    await olga.goBack();
+    await olga.locator('[data-role=organiser]').waitFor();
+  });
+
+  it('the game is played to a resignation and the standings show it without a reload', async () => {
+    const olga = pages.olga;
+    await olga.click('[data-tab=standings]');
+    await olga.locator('[data-role=standings-caption]', { hasText: 'results so far' }).waitFor();
+    await olga.evaluate(() => { window.__sameDocument = true; });
     for (const name of ['alice', 'bob']) {
       await pages[name].locator('[data-role=your-game] a').click();
       await pages[name].waitForURL(/\/game\/\d+$/);
@@ -98,26 +141,41 @@ describe('an event from creation to standings', needsChromium(), () => {
     await white.click('[data-action=resign-yes]');
     await black.locator('.result-banner').waitFor();
 
-    const olga = pages.olga;
-    await olga.locator('[data-role=pairings-1] td[data-result]', { hasText: 'B+' }).waitFor({ timeout: 10_000 });
-    await olga.click('[data-tab=standings]');
+    // The standings on olga's screen change by themselves.
+    await olga.locator('[data-role=standings-caption]', { hasText: /^Round 1$/ }).waitFor({ timeout: 10_000 });
+    assert.equal(await olga.evaluate(() => window.__sameDocument), true, 'not reloaded');
     const table = olga.locator('[data-role=standings]');
-    await table.waitFor({ timeout: 10_000 });
     const headers = await table.locator('th').allInnerTexts();
-    assert.deepEqual(headers.slice(2), ['POINTS', 'SOS', 'SOSOS']);
+    assert.deepEqual(headers.slice(2), ['Wins', 'POINTS', 'SOS', 'SOSOS']);
     const rows = table.locator('tbody tr');
     assert.equal(await rows.count(), 2);
     const first = await rows.nth(0).locator('td').allInnerTexts();
     assert.equal(first[0], '1');
     assert.equal(first[1], blackName, 'the winner leads');
-    assert.equal(first[2], '2', 'two points for the win');
+    assert.equal(first[2], '1', 'one win');
+    assert.equal(first[3], '2', 'two points for the win');
     const second = await rows.nth(1).locator('td').allInnerTexts();
-    assert.equal(second[2], '0');
+    assert.deepEqual(second.slice(0, 4), ['2', black === pages.alice ? 'bob' : 'alice', '0', '0']);
     await screenshot(olga, 'event-standings');
+    await olga.click('[data-tab=pairings]');
+    await olga.locator('[data-role=pairings-1] td[data-result]', { hasText: 'B+' }).waitFor();
 
-    // The crosstable and the downloads are there too.
+    // The crosstable: the round's cell, then places, wins and totals.
     await olga.click('[data-tab=crosstable]');
-    await olga.locator('[data-role=crosstable] tbody tr').first().waitFor();
+    const cross = olga.locator('[data-role=crosstable]');
+    await cross.locator('tbody tr').first().waitFor();
+    assert.deepEqual(await cross.locator('th').allInnerTexts(), ['Place', 'Name', '1', 'Wins', 'POINTS', 'SOS', 'SOSOS']);
+    const top = await cross.locator('tbody tr').first().locator('td').allInnerTexts();
+    assert.deepEqual([top[0], top[1], top[2], top[3], top[4]], ['1', blackName, '2+/b', '1', '2']);
+
+    // The result sheet has the result.
+    await olga.goto(`${eventUrl}/rounds/1/results`);
+    const sheet = olga.locator('[data-role=sheet]');
+    await sheet.waitFor();
+    assert.equal(await sheet.locator('td.result').innerText(), 'B+');
+    assert.equal(await sheet.locator('.result-box').count(), 0);
+    await olga.goto(eventUrl);
+    await olga.locator('[data-role=organiser]').waitFor();
     await olga.click('[data-tab=exports]');
     const links = await olga.locator('[data-role=exports] a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
     assert.equal(links.length, 4);

@@ -250,8 +250,11 @@ describe('a 9×9 byo-yomi game from challenge to result', needsChromium(), () =>
   });
 
   it('counts after two passes: a click marks the dead group, both accept, all see one result', async () => {
+    // Each pass is asked once more (the default setting).
     await bob.click('[data-action=pass]');
+    await bob.click('[data-action=pass-yes]');
     await alice.locator('[data-action=pass]:not([disabled])').click();
+    await alice.click('[data-action=pass-yes]');
     for (const p of [alice, bob, watcher]) await p.locator('[data-role=count]').waitFor();
 
     // Whatever the server proposed, each click turns B7's mark over for everybody.
@@ -337,5 +340,38 @@ describe('a 9×9 byo-yomi game from challenge to result', needsChromium(), () =>
     await alice.locator('.nav-banner').waitFor({ state: 'hidden' });
     // A1 was captured: it is on the board only before B1.
     await emptyAt(alice, 'A1');
+  });
+
+  it('shows how the game ended after a reload and a server restart: dead marks, territory, count', async () => {
+    /**
+     * What a page shows of the finished count; `first`: the notation its
+     * language shows first (international in English, 子 in Chinese).
+     */
+    const ending = async (p, first) => {
+      await p.locator('.result-banner [data-notation=international]', { hasText: 'W+16.5' }).waitFor();
+      assert.equal(await p.locator('.result-banner .result-main').getAttribute('data-notation'), first);
+      assert.equal(await p.locator('.result-banner .result-alt').count(), 1);
+      const columns = await p.locator('.count-table thead th').evaluateAll((ths) => ths.map((th) => th.className).filter(Boolean));
+      assert.deepEqual(columns, first === 'chinese' ? ['zi', 'pts alt'] : ['pts', 'zi alt']);
+      await p.locator('.goban .stones [data-stone=B7].dead').waitFor();
+      await p.locator('.goban .territory [data-at=B7][data-owner=black]').waitFor();
+      await p.locator('.goban .territory [data-at=J5][data-owner=white]').waitFor();
+      await p.locator('[data-role=count]').waitFor();
+      assert.equal(await p.locator('[data-zi=black]').innerText(), '36子');
+      assert.equal(await p.locator('[data-points=white]').innerText(), '52.5');
+      assert.equal(await p.locator('.goban .stones .stone.dead').count(), 1, 'only B7 is dead');
+    };
+    await alice.reload();
+    await ending(alice, 'international');
+    const before = errors.length;
+    await server.restart();
+    await watcher.goto(gameUrl);
+    await ending(watcher, 'chinese');
+    await alice.reload();
+    await ending(alice, 'international');
+    // The pages' sockets were refused while the server was down: expected here.
+    const rest = errors.splice(before).filter((e) => !/ERR_CONNECTION_REFUSED/.test(e));
+    errors.push(...rest);
+    await screenshot(alice, 'finished-reloaded');
   });
 });

@@ -78,12 +78,33 @@ async function freePort() {
 
 /**
  * Starts `shoutan serve` on a free port over a temporary data directory.
- * @returns {Promise<{base: string, stop: () => Promise<void>, log: () => string}>}
+ * @returns {Promise<{base: string, data: string, stop: () => Promise<void>, restart: () => Promise<void>, log: () => string}>}
  */
 export async function startServer() {
   const port = await freePort();
   const data = await mkdtemp(join(tmpdir(), 'shoutan-web-test-'));
   const addr = `127.0.0.1:${port}`;
+  const base = `http://${addr}`;
+  let running = await launchServer(addr, data);
+  return {
+    base,
+    /** The data directory (its SQLite database: `shoutan.db`). */
+    data,
+    log: () => running.output(),
+    /** Stops the server and starts it again on the same address and data. */
+    async restart() {
+      await running.stop();
+      running = await launchServer(addr, data);
+    },
+    async stop() {
+      await running.stop();
+      await rm(data, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Runs `shoutan serve` on `addr` over `data` until it answers its health check. */
+async function launchServer(addr, data) {
   const child = spawn(serverBinary(), ['serve', '--addr', addr, '--data', data], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (d) => { output += d; });
@@ -108,17 +129,14 @@ export async function startServer() {
   })();
   await Promise.race([ready, spawnError]);
   return {
-    base,
-    log: () => output,
+    output: () => output,
     async stop() {
-      if (!exited) {
-        child.kill('SIGTERM');
-        await new Promise((r) => {
-          const timer = setTimeout(() => { child.kill('SIGKILL'); r(); }, 5000);
-          child.on('exit', () => { clearTimeout(timer); r(); });
-        });
-      }
-      await rm(data, { recursive: true, force: true });
+      if (exited) return;
+      child.kill('SIGTERM');
+      await new Promise((r) => {
+        const timer = setTimeout(() => { child.kill('SIGKILL'); r(); }, 5000);
+        child.on('exit', () => { clearTimeout(timer); r(); });
+      });
     },
   };
 }

@@ -8,7 +8,7 @@ import { describe, it } from 'node:test';
 
 import { blackZi, countPosition } from '../js/counting.js';
 import {
-  advance, clockFace, timeAnswer, timeControlShort, timeControlText, timeSystem, ziText,
+  advance, byoYomiFace, clockFace, timeAnswer, timeControlShort, timeControlText, timeSystem, ziText,
 } from '../js/format.js';
 import { Applied, GameModel } from '../js/game-model.js';
 import {
@@ -152,6 +152,26 @@ describe('the clocks (spec/time.md)', () => {
     const moves = { player: 'white', running: false, main_left: 0, total_left: 300_000, overtime: { kind: 'moves_per_period', moves_left: 12, period_left: 300_000 } };
     assert.equal(timeAnswer(moves, 'en'), '12 moves in 5:00');
     assert.equal(timeAnswer({ ...moves, total_left: null }, 'zh'), '不计时');
+  });
+
+  it('counts a byo-yomi period that is not the last down to 1 second, never 0:00', () => {
+    // 3×30s byo-yomi, 29.6 s into the first period: 0.4 s left, two more follow.
+    const boundary = { kind: 'byo_yomi', periods_left: 3, period: 30_000, period_left: 400 };
+    assert.equal(byoYomiFace(boundary), '0:01');
+    assert.equal(byoYomiFace({ ...boundary, period_left: 30_000 }), '0:30');
+    assert.equal(byoYomiFace({ ...boundary, period_left: 29_001 }), '0:30');
+    assert.equal(byoYomiFace({ ...boundary, period_left: 29_000 }), '0:29');
+    const r = { player: 'black', running: true, main_left: 0, total_left: 60_400, overtime: boundary };
+    assert.equal(timeAnswer(r, 'zh'), '读秒：还剩3次，本次还剩1秒');
+    assert.equal(timeAnswer(r, 'en'), 'byo-yomi: 3 periods of 30s left, 0:01 left in this one');
+    // The last period rounds down, with tenths below ten seconds: the flag falls at 0.
+    assert.equal(byoYomiFace({ ...boundary, periods_left: 1 }), '0.4');
+    assert.equal(byoYomiFace({ ...boundary, periods_left: 1, period_left: 12_700 }), '0:12');
+    // Every face a running non-final period shows, second by second: 30 … 1.
+    const faces = new Set();
+    for (let left = 30_000; left > 0; left -= 100) faces.add(byoYomiFace({ ...boundary, period_left: left }));
+    assert.ok(!faces.has('0:00'), [...faces].join(' '));
+    assert.equal(faces.size, 30);
   });
 
   it('shows clock faces that never promise more than is left', () => {

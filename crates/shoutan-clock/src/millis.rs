@@ -127,6 +127,14 @@ impl Millis {
         format!("{}s", self.secs_number())
     }
 
+    /// Rounded up to the whole second. A byo-yomi period that is not the
+    /// last counts 30 … 1 this way: its last second is not shown as 0, since
+    /// the next period follows and no flag falls.
+    #[must_use]
+    pub fn ceil_second(self) -> Millis {
+        Millis(self.0.div_ceil(SECOND).saturating_mul(SECOND))
+    }
+
     /// What a clock face shows, rounded down to the second: `1:02:03`, `4:05`.
     #[must_use]
     pub fn clock_face(self) -> String {
@@ -225,9 +233,9 @@ impl FromStr for Millis {
 
 fn unit_millis(unit: &str) -> Option<u64> {
     match unit.to_lowercase().as_str() {
-        "h" | "hr" | "hrs" | "hour" | "hours" | "小时" => Some(HOUR),
+        "h" | "hr" | "hrs" | "hour" | "hours" | "小时" | "个小时" => Some(HOUR),
         "m" | "min" | "mins" | "minute" | "minutes" | "分" | "分钟" => Some(MINUTE),
-        "s" | "sec" | "secs" | "second" | "seconds" | "秒" => Some(SECOND),
+        "s" | "sec" | "secs" | "second" | "seconds" | "秒" | "秒钟" => Some(SECOND),
         "ms" => Some(1),
         _ => None,
     }

@@ -7,7 +7,9 @@ use shoutan_rules::Color;
 use crate::Millis;
 
 /// One player's clock at an instant. Times are exact; the texts round down
-/// to the second, so they never promise more than is left.
+/// to the second, so they never promise more than is left — except in a
+/// byo-yomi period that is not the last, which counts down to 1 second
+/// (rounded up): the next period follows, and "0 left" would be false.
 ///
 /// ```
 /// use shoutan_clock::{ByoYomi, Clock, ClockOptions, Instant, Millis, TimeControl};
@@ -121,7 +123,7 @@ impl Reading {
             } => format!(
                 "byo-yomi: {periods_left} periods of {} left, {} left in this one",
                 period.secs_text(),
-                period_left.clock_face()
+                period_left.ceil_second().clock_face()
             ),
             Overtime::MovesPerPeriod {
                 moves_left,
@@ -183,7 +185,7 @@ impl Reading {
                 let unit = if period == minute { "分" } else { "次" };
                 format!(
                     "读秒：还剩{periods_left}{unit}，本次还剩{}",
-                    period_left.text_zh()
+                    period_left.ceil_second().text_zh()
                 )
             }
             Overtime::MovesPerPeriod {

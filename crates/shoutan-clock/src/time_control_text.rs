@@ -1,7 +1,8 @@
 //! The human-readable description of a time control, which parses back:
 //! `1h + 5×60s byo-yomi`, `10 min + 15 moves / 10 min`,
 //! `5 min + 10s Fischer (max 10 min)`, `30s per move`, `absolute 1h`,
-//! `no clock`; and the Chinese description.
+//! `no clock`; and the Chinese description, which parses back too
+//! (`基本用时1小时，读秒5次60秒`).
 //!
 //! Moves per period: a bare `15 moves / 10 min` is Canadian overtime (time
 //! left in a period is lost), as every server and SGF writer means it; the
@@ -88,6 +89,7 @@ impl FromStr for TimeControl {
 
     /// Reads what `Display` writes, in any case, with `x` or `*` for `×`
     /// and `byoyomi` for `byo-yomi`; a bare duration is absolute time.
+    /// Text with Chinese in it is read as [`TimeControl::text_zh`] writes.
     fn from_str(text: &str) -> Result<Self, Self::Err> {
         let unrecognised = || TimeControlParseError::Unrecognised(text.to_owned());
         let lower = text.trim().to_lowercase();
@@ -96,6 +98,9 @@ impl FromStr for TimeControl {
         }
         if matches!(lower.as_str(), "no clock" | "none" | "unlimited" | "不计时") {
             return Ok(TimeControl::None);
+        }
+        if lower.chars().any(is_han) {
+            return from_zh(text);
         }
         if let Some(main) = lower.strip_prefix("absolute") {
             return Ok(Absolute::new(main.trim().parse()?)?.into());
@@ -159,6 +164,97 @@ fn moves_parts(overtime: &str) -> Option<(&str, &str, Leftover)> {
         None => (rest.trim().trim_end_matches("canadian"), Leftover::Lost),
     };
     Some((moves.trim(), period.trim(), leftover))
+}
+
+/// Whether `c` is a Chinese character (the unified ideographs).
+fn is_han(c: char) -> bool {
+    ('\u{4e00}'..='\u{9fff}').contains(&c)
+}
+
+/// Reads the Chinese forms of [`TimeControl::text_zh`], with any of
+/// `，,；;、` between the parts, spaces anywhere, half- or full-width brackets:
+/// `包干1小时`, `基本用时1小时，读秒5次60秒`, `基本时限2小时，保留5分钟读秒`
+/// (the basic time includes the reserved minutes), `读秒3次30秒`,
+/// `基本用时10分钟，之后每10分钟15手（节余时间累计）`,
+/// `基本用时5分钟，每步加10秒（最多10分钟）`, `每步30秒`.
+fn from_zh(text: &str) -> Result<TimeControl, TimeControlParseError> {
+    let unrecognised = || TimeControlParseError::Unrecognised(text.to_owned());
+    let clean: String = text
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .map(|c| match c {
+            '，' | '；' | '、' | ';' => ',',
+            '（' => '(',
+            '）' => ')',
+            c => c,
+        })
+        .collect();
+    let mut parts = clean.split(',').filter(|p| !p.is_empty());
+    let first = parts.next().ok_or_else(unrecognised)?;
+    let (main, reserving, overtime) = if let Some(main) = first.strip_prefix("基本用时") {
+        (main.parse()?, false, parts.next())
+    } else if let Some(main) = first.strip_prefix("基本时限") {
+        (main.parse()?, true, parts.next())
+    } else if let Some(main) = first.strip_prefix("包干") {
+        return Ok(Absolute::new(main.parse()?)?.into());
+    } else {
+        (Millis::ZERO, false, Some(first))
+    };
+    if parts.next().is_some() {
+        return Err(unrecognised());
+    }
+    let Some(overtime) = overtime else {
+        return Ok(Absolute::new(main)?.into());
+    };
+    let overtime = overtime.strip_prefix("之后").unwrap_or(overtime);
+    if let Some(minutes) = overtime
+        .strip_prefix("保留")
+        .and_then(|o| o.strip_suffix("分钟读秒"))
+    {
+        // 基本时限 counts the reserved minutes in: the main time is the rest.
+        let periods = count(minutes)?;
+        let reserved = Millis::from_mins(u64::from(periods));
+        if !reserving || main <= reserved {
+            return Err(unrecognised());
+        }
+        return Ok(ByoYomi::new(main - reserved, periods, Millis::from_secs(60))?.into());
+    }
+    if let Some(spec) = overtime
+        .strip_prefix("读秒")
+        .or_else(|| overtime.strip_suffix("读秒"))
+    {
+        let (periods, period) = spec.split_once('次').ok_or_else(unrecognised)?;
+        return Ok(ByoYomi::new(main, count(periods)?, seconds_or_duration(period)?)?.into());
+    }
+    if let Some(rest) = overtime.strip_prefix("每步加") {
+        let (increment, max) = match rest.split_once("(最多") {
+            Some((increment, max)) => {
+                let max = max.strip_suffix(')').ok_or_else(unrecognised)?;
+                (increment, Some(max.parse()?))
+            }
+            None => (rest, None),
+        };
+        return Ok(Fischer::new(main, seconds_or_duration(increment)?, max)?.into());
+    }
+    if let Some(time) = overtime.strip_prefix("每步") {
+        if !main.is_zero() {
+            return Err(unrecognised());
+        }
+        return Ok(PerMove::new(seconds_or_duration(time)?)?.into());
+    }
+    if let Some(rest) = overtime.strip_prefix('每') {
+        let (spec, leftover) = match rest.split_once('(') {
+            Some((spec, "节余时间累计)")) => (spec, Leftover::CarriedOver),
+            Some((spec, "节余时间不累计)")) => (spec, Leftover::Lost),
+            Some(_) => return Err(unrecognised()),
+            None => (rest, Leftover::Lost),
+        };
+        let spec = spec.strip_suffix('手').ok_or_else(unrecognised)?;
+        let digits = spec.len() - spec.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+        let (period, moves) = spec.split_at(spec.len() - digits);
+        return Ok(MovesPerPeriod::new(main, count(moves)?, period.parse()?, leftover)?.into());
+    }
+    Err(unrecognised())
 }
 
 fn count(text: &str) -> Result<u32, TimeControlParseError> {
@@ -327,7 +423,80 @@ mod tests {
             assert_eq!(control.to_string(), english);
             assert_eq!(english.parse::<TimeControl>(), Ok(control), "{english}");
             assert_eq!(control.text_zh(), chinese);
+            assert_eq!(chinese.parse::<TimeControl>(), Ok(control), "{chinese}");
         }
+    }
+
+    #[test]
+    fn reads_chinese_as_players_write_it() {
+        let byo = |main, periods, period| {
+            TimeControl::from(ByoYomi::new(main, periods, s(period)).unwrap())
+        };
+        let hour_5x60 = byo(Millis::from_hours(1), 5, 60);
+        for text in [
+            "基本用时1小时，读秒5次60秒",
+            "基本用时1小时,读秒5次60秒",
+            " 基本用时 1 小时；读秒 5 次 60 秒 ",
+            "基本用时60分钟、5次1分钟读秒",
+            "基本时限1小时05分，保留5分钟读秒",
+        ] {
+            assert_eq!(text.parse::<TimeControl>(), Ok(hour_5x60), "{text}");
+        }
+        assert_eq!(
+            "读秒3次30秒钟".parse::<TimeControl>(),
+            Ok(byo(Millis::ZERO, 3, 30))
+        );
+        assert_eq!(
+            "基本用时1个小时".parse::<TimeControl>(),
+            Ok(Absolute::new(Millis::from_hours(1)).unwrap().into())
+        );
+        assert_eq!(
+            "基本用时5分钟，每步加10秒(最多10分钟)".parse::<TimeControl>(),
+            Ok(
+                Fischer::new(Millis::from_mins(5), s(10), Some(Millis::from_mins(10)))
+                    .unwrap()
+                    .into()
+            )
+        );
+        assert_eq!(
+            "每5分钟25手".parse::<TimeControl>(),
+            Ok(
+                MovesPerPeriod::new(Millis::ZERO, 25, Millis::from_mins(5), Leftover::Lost)
+                    .unwrap()
+                    .into()
+            )
+        );
+    }
+
+    #[test]
+    fn unreadable_chinese_says_what_is_wrong() {
+        use TimeControlParseError as E;
+        for text in [
+            "快棋",
+            "基本用时1小时，读秒",
+            "基本用时1小时，读秒5次60秒，另加",
+            "基本用时1小时，保留5分钟读秒",
+            "基本时限5分钟，保留5分钟读秒",
+            "每10分钟15手（有时）",
+        ] {
+            assert_eq!(
+                text.parse::<TimeControl>(),
+                Err(E::Unrecognised(text.into())),
+                "{text}"
+            );
+        }
+        assert_eq!(
+            "基本用时1小时，读秒五次60秒".parse::<TimeControl>(),
+            Err(E::Count("五".into()))
+        );
+        assert_eq!(
+            "基本用时1刻，读秒5次60秒".parse::<TimeControl>(),
+            Err(E::Duration(DurationError("1刻".into())))
+        );
+        assert_eq!(
+            "读秒0次60秒".parse::<TimeControl>(),
+            Err(E::Invalid(TimeControlError::NoPeriods))
+        );
     }
 
     #[test]

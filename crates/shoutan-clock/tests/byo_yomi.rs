@@ -132,7 +132,9 @@ fn one_long_move_uses_main_time_then_whole_periods() {
 }
 
 /// The reading while the clock runs: the current period counts down and a
-/// period used is gone at once.
+/// period used is gone at once. A period that is not the last says 1 second
+/// in its last second, never 0 (the next period follows); the last one
+/// rounds down, promising nothing more than is left.
 #[test]
 fn readings_while_the_period_runs() {
     let mut clock = Clock::new(byo_yomi(10, 3, 60), ClockOptions::default()).unwrap();
@@ -168,8 +170,16 @@ fn readings_while_the_period_runs() {
             0,
             3,
             24_500,
-            "byo-yomi: 3 periods of 60s left, 0:24 left in this one",
-            "读秒：还剩3分，本次还剩24秒",
+            "byo-yomi: 3 periods of 60s left, 0:25 left in this one",
+            "读秒：还剩3分，本次还剩25秒",
+        ),
+        (
+            69_001,
+            0,
+            3,
+            999,
+            "byo-yomi: 3 periods of 60s left, 0:01 left in this one",
+            "读秒：还剩3分，本次还剩1秒",
         ),
         (
             70_000,
@@ -186,6 +196,14 @@ fn readings_while_the_period_runs() {
             59_999,
             "byo-yomi: last period, 0:59 left",
             "读秒：最后1分钟，还剩59秒",
+        ),
+        (
+            189_500,
+            0,
+            1,
+            500,
+            "byo-yomi: last period, 0:00 left",
+            "读秒：最后1分钟，还剩0秒",
         ),
         (190_000, 0, 0, 0, "out of time", "超时"),
     ];

@@ -469,6 +469,14 @@ impl Game {
         &self.dead
     }
 
+    /// The dead stones both players agreed on, once the game has ended by
+    /// that count (Art. 21.3); `None` while it goes on or when it ended
+    /// otherwise. Kept so that a finished game can show how it was counted.
+    #[must_use]
+    pub fn agreed_dead(&self) -> Option<&PointSet> {
+        (self.phase == Phase::Finished && self.accepted == [true, true]).then_some(&self.dead)
+    }
+
     /// Who has accepted the current marking, black then white.
     #[must_use]
     pub fn accepted(&self) -> [bool; 2] {

@@ -362,14 +362,32 @@ fn art_21_two_passes_counting_marking_and_agreement() {
     assert_eq!(count.black.prisoners, 1);
 
     game.accept(Color::Black).unwrap();
+    assert_eq!(game.agreed_dead(), None, "not agreed until both accept");
     let result = game.accept(Color::White).unwrap().unwrap();
     assert_eq!(game.phase(), Phase::Finished);
+    assert_eq!(
+        game.agreed_dead()
+            .map(|dead| dead.iter().collect::<Vec<_>>()),
+        Some(vec![a3]),
+        "the finished game keeps the marking it was counted with"
+    );
     assert_eq!(result.international(), "W+5.5");
     assert_eq!(result.chinese(), "白胜2又3/4子");
     assert!(
         game.toggle_dead(a3).is_err(),
         "Art. 21.3: not resumed once confirmed"
     );
+}
+
+#[test]
+fn a_resignation_while_counting_leaves_no_agreed_marking() {
+    let mut game = small_end_game();
+    play(&mut game, &["B pass", "W pass"]);
+    game.toggle_dead(at(&game, "A3")).unwrap();
+    game.accept(Color::Black).unwrap();
+    game.resign(Color::White).unwrap();
+    assert_eq!(game.phase(), Phase::Finished);
+    assert_eq!(game.agreed_dead(), None, "won by resignation, not counted");
 }
 
 #[test]

@@ -105,6 +105,10 @@ impl From<StoreError> for ApiError {
                 "challenge_gone",
                 format!("challenge {id} was accepted or withdrawn"),
             ),
+            StoreError::AlreadyJoined(id) => ApiError::conflict(
+                "already_joined",
+                format!("you have a seat in challenge {id} already"),
+            ),
             other => ApiError::internal(other),
         }
     }

@@ -36,6 +36,7 @@
 //! ```
 
 pub mod accounts;
+pub mod automatch;
 pub mod blocking;
 pub mod cluster;
 pub mod computer;
@@ -47,6 +48,7 @@ pub mod judgement;
 pub mod live;
 pub mod lobby;
 pub mod net;
+pub mod rank_rule;
 pub mod rating;
 pub mod review;
 pub mod routes;

@@ -1,6 +1,7 @@
 //! The lobby: open challenges and live games, listed over HTTP and pushed
 //! live over the lobby WebSocket. A challenge to a named player is seen by
-//! the two of them only.
+//! the two of them only. The socket also says when an event (tournament)
+//! changed, so that its pages fetch it again instead of polling.
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -11,14 +12,17 @@ use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::response::Response;
 use serde::{Deserialize, Serialize};
 use shoutan_rules::Rank;
-use shoutan_store::{Challenge, GameId, UserId};
+use shoutan_store::{Challenge, GameId, TournamentId, User, UserId};
 use tokio::sync::{broadcast, mpsc};
 
 use crate::AppState;
 use crate::accounts::session::Visitor;
+use crate::automatch::{self, Seekers};
 use crate::error::ApiError;
 use crate::live::view::ResultView;
-use crate::settings::{ChallengeSettings, ColourRequest, GameSettings, HandicapRequest, Seat};
+use crate::settings::{
+    ChallengeSettings, ColourRequest, GameSettings, HandicapRequest, Mode, Partners, Seat,
+};
 
 /// What the store keeps of a challenge: its settings and the challenger's
 /// rank when it was made.
@@ -57,6 +61,12 @@ pub struct ChallengeView {
     pub time_out: shoutan_clock::TimeOutRule,
     /// Rated or casual.
     pub rated: bool,
+    /// One game of two, rengo or a simul.
+    #[serde(default)]
+    pub mode: Mode,
+    /// Who has taken a seat (rengo, simul), in order.
+    #[serde(default)]
+    pub joined: Vec<Seat>,
     /// When (ms since the Unix epoch).
     pub created_at: i64,
     /// The two players a challenge to a named player is shown to (not
@@ -84,6 +94,12 @@ impl ChallengeView {
             time_control: s.time_control.to_string(),
             time_out: s.time_out,
             rated: s.rated,
+            mode: s.mode,
+            joined: challenge
+                .joined
+                .iter()
+                .map(|j| serde_json::from_str(&j.seat).map_err(ApiError::internal))
+                .collect::<Result<_, _>>()?,
             created_at: challenge.created_at,
             audience: challenge
                 .opponent
@@ -111,6 +127,12 @@ pub struct LiveGameView {
     pub black: Seat,
     /// White.
     pub white: Seat,
+    /// In rengo, each team's second player.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partners: Option<Partners>,
+    /// The simul the game is a board of.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub simul: Option<i64>,
     /// Board size.
     pub size: u8,
     /// The ruleset's name.
@@ -131,12 +153,27 @@ impl LiveGameView {
             id,
             black: s.black.clone(),
             white: s.white.clone(),
+            partners: s.partners.clone(),
+            simul: s.simul,
             size: s.size.get(),
             ruleset: s.ruleset.to_string(),
             time_control: s.time_control.to_string(),
             rated: s.rated,
             created_at,
         }
+    }
+}
+
+impl LiveGameView {
+    /// Whether `user` plays in the game (in rengo, in either team).
+    #[must_use]
+    pub fn plays(&self, user: UserId) -> bool {
+        self.black.id == user
+            || self.white.id == user
+            || self
+                .partners
+                .as_ref()
+                .is_some_and(|p| p.black.id == user || p.white.id == user)
     }
 }
 
@@ -170,6 +207,23 @@ pub enum LobbyNotice {
         /// Its result (none if cancelled).
         result: Option<ResultView>,
     },
+    /// An event changed: a registration, a pairing, a result, a ruling…
+    EventChanged {
+        /// The event.
+        id: TournamentId,
+    },
+    /// A waiting seek was paired (its connection tells its player).
+    Paired {
+        /// The seek.
+        seek: i64,
+        /// The game.
+        game: GameId,
+    },
+    /// The number of players seeking changed.
+    Seekers {
+        /// How many seek now.
+        seekers: Seekers,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -184,6 +238,12 @@ enum Notice {
         id: GameId,
         result: Option<ResultView>,
     },
+    EventChanged(TournamentId),
+    Paired {
+        seek: i64,
+        game: GameId,
+    },
+    Seekers(Arc<Seekers>),
 }
 
 /// The lobby's hub.
@@ -196,6 +256,9 @@ pub struct Lobby {
     live: Mutex<BTreeMap<GameId, LiveGameView>>,
     /// Where this instance's changes go for the other instances.
     relay: OnceLock<mpsc::UnboundedSender<LobbyNotice>>,
+    /// Where the events changed on another instance go, to be read again
+    /// from the store before this instance's clients are told.
+    stale_events: OnceLock<mpsc::UnboundedSender<TournamentId>>,
 }
 
 impl Lobby {
@@ -207,6 +270,7 @@ impl Lobby {
             notices: broadcast::channel(1024).0,
             live: Mutex::new(BTreeMap::new()),
             relay: OnceLock::new(),
+            stale_events: OnceLock::new(),
         }
     }
 
@@ -222,15 +286,33 @@ impl Lobby {
         let _ = self.relay.set(relay);
     }
 
+    /// Sends the ids of the events changed on other instances to `stale`:
+    /// their copies here are out of date until read again, and the clients
+    /// are told by [`Lobby::event_refreshed`] once they are.
+    pub fn refresh_events_with(&self, stale: mpsc::UnboundedSender<TournamentId>) {
+        let _ = self.stale_events.set(stale);
+    }
+
     fn changed(&self, notice: LobbyNotice) {
         if let Some(relay) = self.relay.get() {
             let _ = relay.send(notice.clone());
         }
-        self.apply(notice);
+        self.tell(notice);
     }
 
-    /// Applies a change, made here or told by another instance.
+    /// Applies a change told by another instance.
     pub fn apply(&self, notice: LobbyNotice) {
+        if let LobbyNotice::EventChanged { id } = notice
+            && let Some(stale) = self.stale_events.get()
+            && stale.send(id).is_ok()
+        {
+            return;
+        }
+        self.tell(notice);
+    }
+
+    /// Applies a change to this instance's lobby and tells its clients.
+    fn tell(&self, notice: LobbyNotice) {
         let notice = match notice {
             LobbyNotice::ChallengeOpened {
                 mut challenge,
@@ -254,8 +336,22 @@ impl Lobby {
                 }
                 Notice::GameEnded { id, result }
             }
+            LobbyNotice::EventChanged { id } => Notice::EventChanged(id),
+            LobbyNotice::Paired { seek, game } => Notice::Paired { seek, game },
+            LobbyNotice::Seekers { seekers } => Notice::Seekers(Arc::new(seekers)),
         };
         let _ = self.notices.send(notice);
+    }
+
+    /// An event changed here.
+    pub fn event_changed(&self, id: TournamentId) {
+        self.changed(LobbyNotice::EventChanged { id });
+    }
+
+    /// An event changed on another instance is up to date here: the
+    /// clients are told.
+    pub fn event_refreshed(&self, id: TournamentId) {
+        self.tell(LobbyNotice::EventChanged { id });
     }
 
     /// A challenge was made.
@@ -293,6 +389,16 @@ impl Lobby {
         self.changed(LobbyNotice::GameEnded { id, result });
     }
 
+    /// Waiting seek `seek` was paired into `game`.
+    pub fn paired(&self, seek: i64, game: GameId) {
+        self.changed(LobbyNotice::Paired { seek, game });
+    }
+
+    /// The number of players seeking changed.
+    pub fn seekers_changed(&self, seekers: Seekers) {
+        self.changed(LobbyNotice::Seekers { seekers });
+    }
+
     /// Live games, newest first: `limit` of them after skipping `offset`;
     /// and how many there are in all.
     #[must_use]
@@ -314,7 +420,7 @@ impl Lobby {
             .map(|live| {
                 live.values()
                     .rev()
-                    .filter(|g| g.black.id == user || g.white.id == user)
+                    .filter(|g| g.plays(user))
                     .cloned()
                     .collect()
             })
@@ -332,10 +438,7 @@ impl Lobby {
                     .values()
                     .rev()
                     .enumerate()
-                    .filter(|(i, g)| {
-                        *i < self.snapshot_games
-                            || viewer.is_some_and(|v| g.black.id == v || g.white.id == v)
-                    })
+                    .filter(|(i, g)| *i < self.snapshot_games || viewer.is_some_and(|v| g.plays(v)))
                     .map(|(_, g)| g.clone())
                     .collect();
                 (games, live.len())
@@ -369,75 +472,219 @@ pub async fn lobby_ws(
     Visitor(user): Visitor,
     ws: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
-    let viewer = user.map(|u| u.id);
+    let viewer = user.as_ref().map(|u| u.id);
     let challenges = visible_challenges(&app, viewer).await?;
     let notices = app.lobby.notices.subscribe();
     let games = app.lobby.snapshot_games(viewer);
+    let seekers = automatch::seekers(&app).await?;
+    let snapshot = serde_json::json!({
+        "type": "lobby",
+        "challenges": challenges,
+        "games": games.0,
+        "games_total": games.1,
+        "seekers": seekers,
+    });
     Ok(ws
         .read_buffer_size(8 * 1024)
         .max_message_size(crate::live::ws::HARD_LIMIT)
         .max_frame_size(crate::live::ws::HARD_LIMIT)
-        .on_upgrade(move |socket| lobby_connection(socket, viewer, challenges, games, notices)))
+        .on_upgrade(move |socket| async move {
+            let mut connection = LobbyConnection {
+                app,
+                user,
+                seek: None,
+                gone: None,
+                commands: (tokio::time::Instant::now(), 0),
+            };
+            connection.run(socket, snapshot, notices).await;
+            connection.withdraw().await;
+        }))
 }
 
-async fn lobby_connection(
-    mut socket: WebSocket,
-    viewer: Option<UserId>,
-    challenges: Vec<ChallengeView>,
-    (games, games_total): (Vec<LiveGameView>, usize),
-    mut notices: broadcast::Receiver<Notice>,
-) {
-    let snapshot = serde_json::json!({
-        "type": "lobby",
-        "challenges": challenges,
-        "games": games,
-        "games_total": games_total,
-    });
-    if socket.send(frame(&snapshot)).await.is_err() {
-        return;
-    }
-    let mut ping = tokio::time::interval(Duration::from_secs(20));
-    loop {
-        let out = tokio::select! {
-            incoming = socket.recv() => match incoming {
-                Some(Ok(Message::Close(_))) | None => return,
-                Some(Err(e)) => return crate::live::ws::close_after(&mut socket, e).await,
-                Some(Ok(_)) => continue,
-            },
-            notice = notices.recv() => match notice {
-                Ok(n) => n,
-                Err(broadcast::error::RecvError::Lagged(_)) => {
-                    let _ = socket.send(frame(&serde_json::json!({"type": "resync"}))).await;
-                    return;
-                }
-                Err(broadcast::error::RecvError::Closed) => return,
-            },
-            _ = ping.tick() => {
-                if socket.send(Message::Ping(Default::default())).await.is_err() {
-                    return;
-                }
-                continue;
-            }
-        };
-        let json = match out {
-            Notice::ChallengeOpened(view) if view.visible_to(viewer) => {
-                serde_json::json!({"type": "challenge_opened", "challenge": &*view})
-            }
-            Notice::ChallengeClosed { id, audience }
-                if audience.is_none_or(|pair| viewer.is_some_and(|v| pair.contains(&v))) =>
-            {
-                serde_json::json!({"type": "challenge_closed", "id": id})
-            }
-            Notice::GameStarted(view) => {
-                serde_json::json!({"type": "game_started", "game": &*view})
-            }
-            Notice::GameEnded { id, result } => {
-                serde_json::json!({"type": "game_ended", "id": id, "result": result})
-            }
-            _ => continue,
-        };
-        if socket.send(frame(&json)).await.is_err() {
+/// Seek or cancel messages a lobby connection may send per window.
+const SEEK_BURST: u32 = 10;
+/// Their window.
+const SEEK_WINDOW: Duration = Duration::from_secs(10);
+
+/// A message a lobby connection sends.
+#[derive(Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum LobbyMessage {
+    /// Seek a game (automatch), replacing this connection's seek.
+    Seek(automatch::SeekRequest),
+    /// Withdraw this connection's seek.
+    CancelSeek,
+}
+
+/// One lobby WebSocket: the snapshot and changes out; seeks in, the
+/// connection's seek withdrawn when it closes.
+struct LobbyConnection {
+    app: AppState,
+    user: Option<User>,
+    /// This connection's waiting seek.
+    seek: Option<i64>,
+    /// Its seek found gone at a renewal: paired (the notice may still be on
+    /// its way) or replaced by a seek from another connection.
+    gone: Option<i64>,
+    /// The seek window's start and the messages in it.
+    commands: (tokio::time::Instant, u32),
+}
+
+impl LobbyConnection {
+    async fn run(
+        &mut self,
+        mut socket: WebSocket,
+        snapshot: serde_json::Value,
+        mut notices: broadcast::Receiver<Notice>,
+    ) {
+        if socket.send(frame(&snapshot)).await.is_err() {
             return;
         }
+        let viewer = self.user.as_ref().map(|u| u.id);
+        let mut ping = tokio::time::interval(automatch::RENEW_EVERY);
+        loop {
+            let out = tokio::select! {
+                incoming = socket.recv() => match incoming {
+                    Some(Ok(Message::Close(_))) | None => return,
+                    Some(Err(e)) => return crate::live::ws::close_after(&mut socket, e).await,
+                    Some(Ok(Message::Text(text))) => {
+                        let answer = self.message(&text).await;
+                        if socket.send(frame(&answer)).await.is_err() {
+                            return;
+                        }
+                        continue;
+                    }
+                    Some(Ok(_)) => continue,
+                },
+                notice = notices.recv() => match notice {
+                    Ok(n) => n,
+                    Err(broadcast::error::RecvError::Lagged(_)) => {
+                        let _ = socket.send(frame(&serde_json::json!({"type": "resync"}))).await;
+                        return;
+                    }
+                    Err(broadcast::error::RecvError::Closed) => return,
+                },
+                _ = ping.tick() => {
+                    if socket.send(Message::Ping(Default::default())).await.is_err() {
+                        return;
+                    }
+                    if let Some(ended) = self.renew().await
+                        && socket.send(frame(&ended)).await.is_err()
+                    {
+                        return;
+                    }
+                    continue;
+                }
+            };
+            let json = match out {
+                Notice::Paired { seek, game } if [self.seek, self.gone].contains(&Some(seek)) => {
+                    self.seek = None;
+                    serde_json::json!({"type": "paired", "game": game})
+                }
+                Notice::Seekers(seekers) => {
+                    serde_json::json!({"type": "seekers", "seekers": &*seekers})
+                }
+                other => match notice_frame(other, viewer) {
+                    Some(json) => json,
+                    None => continue,
+                },
+            };
+            if socket.send(frame(&json)).await.is_err() {
+                return;
+            }
+        }
     }
+
+    /// Answers a message: `seeking`, `paired` or an error frame.
+    async fn message(&mut self, text: &str) -> serde_json::Value {
+        let error = |e: ApiError| serde_json::json!({"type": "error", "code": e.code, "message": e.message});
+        let message: LobbyMessage = match serde_json::from_str(text) {
+            Ok(m) => m,
+            Err(e) => {
+                return error(ApiError::bad_request("malformed", e.to_string()));
+            }
+        };
+        let Some(user) = self.user.clone() else {
+            return error(ApiError::unauthorized());
+        };
+        let now = tokio::time::Instant::now();
+        if now - self.commands.0 >= SEEK_WINDOW {
+            self.commands = (now, 0);
+        }
+        if self.commands.1 >= SEEK_BURST {
+            return error(ApiError::new(
+                axum::http::StatusCode::TOO_MANY_REQUESTS,
+                "rate_limited",
+                format!("at most {SEEK_BURST} seeks per {} s", SEEK_WINDOW.as_secs()),
+            ));
+        }
+        self.commands.1 += 1;
+        match message {
+            LobbyMessage::CancelSeek => {
+                self.withdraw().await;
+                serde_json::json!({"type": "seek_cancelled"})
+            }
+            LobbyMessage::Seek(request) => {
+                // The older seek goes first: a failed seek leaves none.
+                self.withdraw().await;
+                match automatch::seek(&self.app, &user, request).await {
+                    Ok(automatch::Sought::Waiting(id)) => {
+                        self.seek = Some(id);
+                        serde_json::json!({"type": "seeking", "seek": id})
+                    }
+                    Ok(automatch::Sought::Paired(game)) => {
+                        serde_json::json!({"type": "paired", "game": game})
+                    }
+                    Err(e) => error(e),
+                }
+            }
+        }
+    }
+
+    /// Renews this connection's seek; the frame to send if it ended
+    /// elsewhere (replaced by a seek from another connection).
+    async fn renew(&mut self) -> Option<serde_json::Value> {
+        let id = self.seek?;
+        match automatch::renew(&self.app, id).await {
+            Ok(true) | Err(_) => None,
+            Ok(false) => {
+                self.gone = self.seek.take();
+                Some(serde_json::json!({"type": "seek_cancelled"}))
+            }
+        }
+    }
+
+    /// Withdraws this connection's seek, if it has one.
+    async fn withdraw(&mut self) {
+        if let Some(id) = self.seek.take()
+            && let Err(e) = automatch::cancel(&self.app, id).await
+        {
+            tracing::warn!("withdrawing seek {id}: {}", e.message);
+        }
+    }
+}
+
+/// The frame of a challenge or game notice for `viewer`, if he may see it.
+fn notice_frame(out: Notice, viewer: Option<UserId>) -> Option<serde_json::Value> {
+    let json = match out {
+        Notice::ChallengeOpened(view) if view.visible_to(viewer) => {
+            serde_json::json!({"type": "challenge_opened", "challenge": &*view})
+        }
+        Notice::ChallengeClosed { id, audience }
+            if audience.is_none_or(|pair| viewer.is_some_and(|v| pair.contains(&v))) =>
+        {
+            serde_json::json!({"type": "challenge_closed", "id": id})
+        }
+        Notice::GameStarted(view) => {
+            serde_json::json!({"type": "game_started", "game": &*view})
+        }
+        Notice::GameEnded { id, result } => {
+            serde_json::json!({"type": "game_ended", "id": id, "result": result})
+        }
+        Notice::EventChanged(id) => {
+            serde_json::json!({"type": "event_changed", "id": id})
+        }
+        _ => return None,
+    };
+    Some(json)
 }

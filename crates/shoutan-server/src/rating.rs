@@ -11,8 +11,12 @@
 //! A handicap game is rated as an even game between black, strengthened by
 //! the handicap (in ranks), and white; the change is then applied to
 //! black's own rating.
+//!
+//! Once a rating has settled (deviation at most [`PROVISIONAL_DEVIATION`])
+//! one game moves it by at most [`SETTLED_STEP`] of a rank: Glicko-2 alone
+//! moves a settled 1 dan about a third of a rank for a surprising result,
+//! and the rank shown moves only after a run (`rank_rule`).
 
-use serde::Serialize;
 use shoutan_rules::{Color, GameResult, Rank};
 use shoutan_store::Rating;
 use skillratings::Outcomes;
@@ -20,6 +24,9 @@ use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2};
 
 /// A deviation above this marks the rating (and its rank) provisional.
 pub const PROVISIONAL_DEVIATION: f64 = 160.0;
+
+/// The most one game moves a settled rating, in ranks.
+pub const SETTLED_STEP: f64 = 0.25;
 
 /// The deviation of a newcomer.
 pub const NEWCOMER_DEVIATION: f64 = 350.0;
@@ -53,30 +60,6 @@ pub fn newcomer(rank: Rank) -> Rating {
         rating: rating_of_level(rank.level()),
         deviation: NEWCOMER_DEVIATION,
         volatility: NEWCOMER_VOLATILITY,
-    }
-}
-
-/// What a rating shows: the number, its rank, and whether it is settled.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct RatingView {
-    /// The rating.
-    pub rating: f64,
-    /// Its deviation.
-    pub deviation: f64,
-    /// The rank it corresponds to.
-    pub rank: Rank,
-    /// True while the deviation is above 160: the rank is a guess.
-    pub provisional: bool,
-}
-
-impl From<Rating> for RatingView {
-    fn from(r: Rating) -> RatingView {
-        RatingView {
-            rating: (r.rating * 10.0).round() / 10.0,
-            deviation: (r.deviation * 10.0).round() / 10.0,
-            rank: rank_of(r.rating),
-            provisional: r.deviation > PROVISIONAL_DEVIATION,
-        }
     }
 }
 
@@ -118,7 +101,7 @@ pub fn after_game(
         GameResult::Draw => Outcomes::DRAW,
         GameResult::NoResult | GameResult::Replay | GameResult::BothLose => return None,
     };
-    let strength = |r: Rating| (r.rating.max(1.0) / 525.0).ln() * 23.15;
+    let strength = |r: Rating| strength(r.rating);
     let black_strengthened = Rating {
         rating: 525.0 * ((strength(black) + f64::from(handicap)) / 23.15).exp(),
         ..black
@@ -133,7 +116,25 @@ pub fn after_game(
         rating: black.rating + (b.rating - black_strengthened.rating),
         ..ours(b)
     };
-    Some((black_after, ours(w)))
+    Some((damped(black, black_after), damped(white, ours(w))))
+}
+
+/// A rating in ranks from 30 kyu (OGS's formula turned round).
+fn strength(rating: f64) -> f64 {
+    (rating.max(1.0) / 525.0).ln() * 23.15
+}
+
+/// `after`, held within [`SETTLED_STEP`] of `before` if `before` had settled.
+fn damped(before: Rating, after: Rating) -> Rating {
+    if before.deviation > PROVISIONAL_DEVIATION {
+        return after;
+    }
+    let from = strength(before.rating);
+    let to = strength(after.rating).clamp(from - SETTLED_STEP, from + SETTLED_STEP);
+    Rating {
+        rating: 525.0 * (to / 23.15).exp(),
+        ..after
+    }
 }
 
 #[cfg(test)]
@@ -223,8 +224,25 @@ mod tests {
         assert_eq!(rank_of(1917.0), Rank::Kyu(1));
         assert_eq!(rank_of(50.0), Rank::Kyu(30));
         assert_eq!(rank_of(9000.0), Rank::Dan(9));
-        let view = RatingView::from(newcomer(Rank::Dan(3)));
-        assert_eq!(view.rank, Rank::Dan(3));
-        assert!(view.provisional);
+        assert_eq!(rank_of(newcomer(Rank::Dan(3)).rating), Rank::Dan(3));
+    }
+
+    #[test]
+    fn a_settled_rating_moves_at_most_a_quarter_rank_per_game() {
+        let settled = Rating {
+            deviation: 80.0,
+            ..newcomer(Rank::Kyu(1))
+        };
+        let strong = Rating {
+            deviation: 60.0,
+            ..newcomer(Rank::Dan(3))
+        };
+        let (upset, _) = after_game(settled, strong, 0, win(Color::Black)).unwrap();
+        let gained = strength(upset.rating) - strength(settled.rating);
+        assert!(close(gained, SETTLED_STEP, 1e-9), "{gained}");
+        // A newcomer is not held: his first games find his level.
+        let fresh = newcomer(Rank::Kyu(1));
+        let (found, _) = after_game(fresh, strong, 0, win(Color::Black)).unwrap();
+        assert!(strength(found.rating) - strength(fresh.rating) > 1.0);
     }
 }

@@ -80,7 +80,17 @@ pub struct ChallengeRequest {
     /// Whether the game changes ratings (default true).
     #[serde(default = "yes")]
     pub rated: bool,
+    /// 联棋: two against two (three players join), casual and even.
+    #[serde(default)]
+    pub rengo: bool,
+    /// 多面打: the challenger plays this many boards at once (each joiner
+    /// one), 2 to [`MAX_SIMUL_BOARDS`].
+    #[serde(default)]
+    pub simul: Option<u32>,
 }
+
+/// The most boards of a simul.
+pub const MAX_SIMUL_BOARDS: u32 = 20;
 
 fn nineteen() -> u32 {
     19
@@ -109,6 +119,37 @@ pub struct ChallengeSettings {
     pub time_out: TimeOutRule,
     /// Rated or casual.
     pub rated: bool,
+    /// The play mode: one game of two, rengo, or a simul.
+    #[serde(default)]
+    pub mode: Mode,
+}
+
+/// A challenge's play mode.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Mode {
+    /// One game, two players.
+    #[default]
+    Single,
+    /// 联棋: two teams of two, partners alternating in a fixed order.
+    Rengo,
+    /// 多面打: the challenger against each of this many joiners.
+    Simul {
+        /// The boards.
+        boards: u32,
+    },
+}
+
+impl Mode {
+    /// Players who join the challenge besides the challenger.
+    #[must_use]
+    pub fn seats(self) -> u32 {
+        match self {
+            Mode::Single => 1,
+            Mode::Rengo => 3,
+            Mode::Simul { boards } => boards,
+        }
+    }
 }
 
 fn bad(code: &'static str, message: impl Into<String>) -> ApiError {
@@ -144,6 +185,39 @@ impl ChallengeRequest {
                 .map_err(|e| bad("bad_time_control", e.to_string()))?,
         };
         check_live_bounds(&time_control)?;
+        let mode = match (self.rengo, self.simul) {
+            (false, None) => Mode::Single,
+            (true, None) => {
+                if self.rated || self.handicap != HandicapRequest::None {
+                    return Err(bad(
+                        "bad_rengo",
+                        "a rengo game is casual and even (rated false, no handicap)",
+                    ));
+                }
+                if self.opponent.is_some() {
+                    return Err(bad(
+                        "bad_rengo",
+                        "a rengo game is open to all: name no opponent",
+                    ));
+                }
+                Mode::Rengo
+            }
+            (false, Some(boards)) => {
+                if !(2..=MAX_SIMUL_BOARDS).contains(&boards) {
+                    return Err(bad(
+                        "bad_simul",
+                        format!("a simul has 2 to {MAX_SIMUL_BOARDS} boards"),
+                    ));
+                }
+                if self.opponent.is_some() {
+                    return Err(bad("bad_simul", "a simul is open to all: name no opponent"));
+                }
+                Mode::Simul { boards }
+            }
+            (true, Some(_)) => {
+                return Err(bad("bad_simul", "a game is rengo or a simul, not both"));
+            }
+        };
         let settings = ChallengeSettings {
             size,
             ruleset,
@@ -153,6 +227,7 @@ impl ChallengeRequest {
             time_control,
             time_out: self.time_out,
             rated: self.rated,
+            mode,
         };
         clock_options(&settings.time_control, settings.time_out)?;
         match self.handicap {
@@ -339,6 +414,22 @@ pub struct GameSettings {
     pub colours: ColourDecision,
     /// Black's handicap in ranks, for rating the game as even.
     pub rating_handicap: i32,
+    /// In rengo, the second player of each team: the turns go black,
+    /// white, black's partner, white's partner, and round again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partners: Option<Partners>,
+    /// The simul (its challenge's id) this game is a board of.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub simul: Option<i64>,
+}
+
+/// The second players of a rengo's two teams.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Partners {
+    /// Black's partner, who plays black's 2nd, 4th… moves.
+    pub black: Seat,
+    /// White's partner, who plays white's 2nd, 4th… moves.
+    pub white: Seat,
 }
 
 impl GameSettings {
@@ -429,7 +520,35 @@ impl GameSettings {
             rated: challenge.rated,
             colours,
             rating_handicap,
+            partners: None,
+            simul: None,
         })
+    }
+
+    /// A rengo between the challenger's team (the challenger and the
+    /// second to join) and the first and third to join: colours as the
+    /// challenge says (nigiri between the first players).
+    pub fn resolve_rengo(
+        challenge: &ChallengeSettings,
+        challenger: Seat,
+        joined: [Seat; 3],
+        rng: &mut fastrand::Rng,
+    ) -> Result<GameSettings, ApiError> {
+        let [first, partner, second] = joined;
+        let challenger_id = challenger.id;
+        let mut game = GameSettings::resolve(challenge, challenger, first, rng)?;
+        game.partners = Some(if game.black.id == challenger_id {
+            Partners {
+                black: partner,
+                white: second,
+            }
+        } else {
+            Partners {
+                black: second,
+                white: partner,
+            }
+        });
+        Ok(game)
     }
 
     /// The game at its start.
@@ -457,10 +576,34 @@ impl GameSettings {
         }
     }
 
-    /// The colour `user` plays, if he plays.
+    /// The colour `user` plays, if he plays (in rengo, his team's).
     #[must_use]
     pub fn color_of(&self, user: UserId) -> Option<Color> {
-        Color::ALL.into_iter().find(|&c| self.seat(c).id == user)
+        Color::ALL
+            .into_iter()
+            .find(|&c| self.team(c).any(|s| s.id == user))
+    }
+
+    /// The players of `color`: one, or two in rengo (in their order).
+    pub fn team(&self, color: Color) -> impl Iterator<Item = &Seat> {
+        let partner = self.partners.as_ref().map(|p| match color {
+            Color::Black => &p.black,
+            Color::White => &p.white,
+        });
+        std::iter::once(self.seat(color)).chain(partner)
+    }
+
+    /// Who plays `color`'s next turn when `color` has played `turns`: the
+    /// seat, or in rengo the partners in turn.
+    #[must_use]
+    pub fn turn_of(&self, color: Color, turns: usize) -> &Seat {
+        match (&self.partners, turns % 2) {
+            (Some(p), 1) => match color {
+                Color::Black => &p.black,
+                Color::White => &p.white,
+            },
+            _ => self.seat(color),
+        }
     }
 }
 

@@ -13,6 +13,9 @@ pub enum StoreError {
     /// The challenge was accepted or cancelled by someone else first.
     #[error("challenge {0} is no longer open")]
     ChallengeGone(i64),
+    /// The player has a seat in this challenge already.
+    #[error("you have joined challenge {0} already")]
+    AlreadyJoined(i64),
     /// An event with this version is already in the game's log: two writers
     /// for one game, which the server never allows.
     #[error("game {game} already has an event with version {version}")]

@@ -4,7 +4,7 @@
 use shoutan_rules::Color;
 
 use crate::challenge::PlayerRef;
-use crate::{Rating, StoreError, UserId};
+use crate::{RankStanding, Rating, StoreError, UserId};
 
 /// A game's id.
 pub type GameId = i64;
@@ -22,6 +22,8 @@ pub struct NewGame {
     pub rated: bool,
     /// The game's settings (JSON, the server's).
     pub settings: String,
+    /// The simul (the challenge it was opened as) the game is a board of.
+    pub simul: Option<i64>,
     /// When (ms since the Unix epoch).
     pub created_at: i64,
 }
@@ -113,6 +115,10 @@ pub struct RatingUpdate {
     pub black: Rating,
     /// White's new rating.
     pub white: Rating,
+    /// Black's shown rank after the game (`None`: still provisional).
+    pub black_standing: Option<RankStanding>,
+    /// White's shown rank after the game.
+    pub white_standing: Option<RankStanding>,
     /// The change as the server shows it (JSON).
     pub summary: String,
 }

@@ -36,6 +36,7 @@ mod game;
 pub mod migrate;
 mod postgres;
 mod review;
+mod seek;
 mod session;
 mod sqlite;
 mod tournament;
@@ -45,7 +46,7 @@ use std::path::PathBuf;
 use std::str::FromStr;
 use std::sync::Arc;
 
-pub use challenge::{Challenge, ChallengeId, NewChallenge, PlayerRef};
+pub use challenge::{Challenge, ChallengeId, Joined, Joiner, NewChallenge, PlayerRef, Starting};
 pub use error::StoreError;
 pub use event::StoredEvent;
 pub use game::{
@@ -53,13 +54,14 @@ pub use game::{
 };
 pub use postgres::PostgresStore;
 pub use review::{NewReview, ReviewRow, ReviewStore};
+pub use seek::{NewSeek, Pairing, Seek, SeekId, SeekOutcome};
 pub use session::Session;
 pub use sqlite::SqliteStore;
 pub use tournament::{
     NewTournament, NewTournamentGame, TournamentAction, TournamentGame, TournamentId,
     TournamentRow, TournamentStore,
 };
-pub use user::{NewUser, Rating, User, UserId, name_key, name_skeleton};
+pub use user::{NewUser, RankStanding, Rating, User, UserId, name_key, name_skeleton};
 
 /// Everything the server keeps. Each method either does all it says or
 /// returns an error and writes nothing.
@@ -99,6 +101,35 @@ pub trait Store: TournamentStore + ReviewStore + Send + Sync {
     /// transaction: [`StoreError::ChallengeGone`] if someone was first.
     async fn accept_challenge(&self, id: ChallengeId, game: NewGame)
     -> Result<GameRow, StoreError>;
+    /// Takes a seat of a challenge of several seats for a user with his
+    /// seat (the server's JSON), in one transaction;
+    /// the last seat starts the games `start` makes (and removes the
+    /// challenge). [`StoreError::ChallengeGone`] if it is no longer open,
+    /// [`StoreError::AlreadyJoined`] if `user` has a seat.
+    async fn join_challenge(
+        &self,
+        id: ChallengeId,
+        joiner: (UserId, String),
+        at: i64,
+        start: Starting,
+    ) -> Result<Joined, StoreError>;
+    /// Gives up a seat; false if `user` had none there.
+    async fn leave_challenge(&self, id: ChallengeId, user: UserId) -> Result<bool, StoreError>;
+
+    /// Offers to play anyone compatible: in one transaction (serialised
+    /// with every other seek, across processes), removes stale seeks and
+    /// the player's older seek, then pairs with the oldest compatible seek
+    /// into the game `pair` makes, or stores the seek to wait.
+    async fn seek(&self, seek: NewSeek, pair: Pairing) -> Result<SeekOutcome, StoreError>;
+    /// Withdraws a seek; false if it was not open (paired or withdrawn).
+    async fn cancel_seek(&self, id: SeekId) -> Result<bool, StoreError>;
+    /// Marks a seek as still wanted at `at`; false if it is no longer open.
+    async fn renew_seek(&self, id: SeekId, at: i64) -> Result<bool, StoreError>;
+    /// The seeks renewed at or after `fresh_after`, oldest first.
+    async fn open_seeks(&self, fresh_after: i64) -> Result<Vec<Seek>, StoreError>;
+
+    /// The boards of the simul opened as challenge `simul`, by id.
+    async fn simul_games(&self, simul: ChallengeId) -> Result<Vec<GameRow>, StoreError>;
 
     /// Appends events to game logs, durably, before returning. Versions
     /// must follow on: [`StoreError::VersionTaken`] if one exists.

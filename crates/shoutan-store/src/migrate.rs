@@ -36,8 +36,18 @@ pub const SQLITE: &[Migration] = &[
     },
     Migration {
         version: 7,
+        name: "rank standing",
+        sql: include_str!("../migrations/sqlite/0007_rank_standing.sql"),
+    },
+    Migration {
+        version: 8,
         name: "reviews",
-        sql: include_str!("../migrations/sqlite/0007_reviews.sql"),
+        sql: include_str!("../migrations/sqlite/0008_reviews.sql"),
+    },
+    Migration {
+        version: 9,
+        name: "play modes",
+        sql: include_str!("../migrations/sqlite/0009_play_modes.sql"),
     },
 ];
 
@@ -72,8 +82,18 @@ pub const POSTGRES: &[Migration] = &[
     },
     Migration {
         version: 7,
+        name: "rank standing",
+        sql: include_str!("../migrations/postgres/0007_rank_standing.sql"),
+    },
+    Migration {
+        version: 8,
         name: "reviews",
-        sql: include_str!("../migrations/postgres/0007_reviews.sql"),
+        sql: include_str!("../migrations/postgres/0008_reviews.sql"),
+    },
+    Migration {
+        version: 9,
+        name: "play modes",
+        sql: include_str!("../migrations/postgres/0009_play_modes.sql"),
     },
 ];
 

@@ -13,10 +13,12 @@ use tokio_postgres::{NoTls, Row};
 
 use crate::game::{GAME_COLUMNS, SqlValue, archive_filter, color_word, parse_color};
 use crate::migrate::{MIGRATIONS_TABLE, POSTGRES, now_millis};
+use crate::seek::SEEK_COLUMNS;
 use crate::{
-    ArchiveQuery, Challenge, ChallengeId, GameEnd, GameId, GameRow, GameStatus, NewChallenge,
-    NewGame, NewUser, PlayerRef, Rating, Session, Store, StoreError, StoredEvent, User, UserId,
-    name_key, name_skeleton,
+    ArchiveQuery, Challenge, ChallengeId, GameEnd, GameId, GameRow, GameStatus, Joined, Joiner,
+    NewChallenge, NewGame, NewSeek, NewUser, Pairing, PlayerRef, RankStanding, Rating, Seek, SeekId,
+    SeekOutcome, Session, Starting, Store, StoreError, StoredEvent, User, UserId, name_key,
+    name_skeleton,
 };
 
 #[path = "postgres_cluster.rs"]
@@ -300,7 +302,7 @@ async fn taken_version(client: &deadpool_postgres::Object, events: &[&StoredEven
 }
 
 const USER_COLUMNS: &str = "id, name, password_hash, declared_rank, rating, deviation, volatility, \
-     rated_games, created_at FROM users";
+     rated_games, created_at, shown_rank, rank_streak FROM users";
 
 fn rank(text: &str) -> Result<Rank, StoreError> {
     text.parse()
@@ -318,6 +320,15 @@ fn user_row(r: &Row) -> Result<User, StoreError> {
             deviation: r.try_get(5)?,
             volatility: r.try_get(6)?,
         },
+        standing: r
+            .try_get::<_, Option<&str>>(9)?
+            .map(|shown| -> Result<RankStanding, StoreError> {
+                Ok(RankStanding {
+                    shown: rank(shown)?,
+                    streak: r.try_get(10)?,
+                })
+            })
+            .transpose()?,
         rated_games: r.try_get::<_, i32>(7)?.unsigned_abs(),
         created_at: r.try_get(8)?,
     })
@@ -348,7 +359,7 @@ fn game_row(r: &Row) -> Result<GameRow, StoreError> {
 }
 
 const CHALLENGE_COLUMNS: &str = "c.id, c.challenger_id, u.name, c.opponent_id, o.name, \
-     c.settings, c.created_at FROM challenges c JOIN users u ON u.id = c.challenger_id \
+     c.settings, c.created_at, c.seats FROM challenges c JOIN users u ON u.id = c.challenger_id \
      LEFT JOIN users o ON o.id = c.opponent_id";
 
 fn challenge_row(r: &Row) -> Result<Challenge, StoreError> {
@@ -365,7 +376,90 @@ fn challenge_row(r: &Row) -> Result<Challenge, StoreError> {
             .map(|(id, name)| PlayerRef { id, name }),
         settings: r.try_get(5)?,
         created_at: r.try_get(6)?,
+        seats: u32::try_from(r.try_get::<_, i32>(7)?)
+            .map_err(|_| StoreError::Corrupt("a negative count of seats".into()))?,
+        joined: Vec::new(),
     })
+}
+
+/// Fills in who joined each challenge.
+async fn with_joined(
+    client: &impl deadpool_postgres::GenericClient,
+    mut challenges: Vec<Challenge>,
+) -> Result<Vec<Challenge>, StoreError> {
+    let ids: Vec<i64> = challenges
+        .iter()
+        .filter(|c| c.seats > 1)
+        .map(|c| c.id)
+        .collect();
+    if ids.is_empty() {
+        return Ok(challenges);
+    }
+    let rows = client
+        .query(
+            "SELECT s.challenge_id, s.user_id, u.name, s.seat FROM challenge_seats s \
+             JOIN users u ON u.id = s.user_id WHERE s.challenge_id = ANY($1) \
+             ORDER BY s.joined_at, s.user_id",
+            &[&ids],
+        )
+        .await?;
+    for r in rows {
+        let challenge: i64 = r.try_get(0)?;
+        if let Some(c) = challenges.iter_mut().find(|c| c.id == challenge) {
+            c.joined.push(Joiner {
+                player: PlayerRef {
+                    id: r.try_get(1)?,
+                    name: r.try_get(2)?,
+                },
+                seat: r.try_get(3)?,
+            });
+        }
+    }
+    Ok(challenges)
+}
+
+fn seek_row(r: &Row) -> Result<Seek, StoreError> {
+    let size: i32 = r.try_get(3)?;
+    Ok(Seek {
+        id: r.try_get(0)?,
+        user: PlayerRef {
+            id: r.try_get(1)?,
+            name: r.try_get(2)?,
+        },
+        size: u8::try_from(size).map_err(|_| StoreError::Corrupt(format!("size {size}")))?,
+        time_control: r.try_get(4)?,
+        rated: r.try_get(5)?,
+        rank_level: r.try_get(6)?,
+        min_level: r.try_get(7)?,
+        max_level: r.try_get(8)?,
+        settings: r.try_get(9)?,
+        created_at: r.try_get(10)?,
+    })
+}
+
+/// Inserts a live game and reads it back.
+async fn insert_game(
+    client: &impl deadpool_postgres::GenericClient,
+    g: &NewGame,
+) -> Result<GameRow, StoreError> {
+    let row = client
+        .query_one(
+            "INSERT INTO games (black_id, white_id, size, rated, settings, status, created_at, simul_id) \
+             VALUES ($1, $2, $3, $4, $5, 'live', $6, $7) RETURNING id",
+            &[
+                &g.black,
+                &g.white,
+                &i16::from(g.size),
+                &g.rated,
+                &g.settings,
+                &g.created_at,
+                &g.simul,
+            ],
+        )
+        .await?;
+    game_by_id(client, row.try_get(0)?)
+        .await?
+        .ok_or_else(|| StoreError::Corrupt("a game vanished as it was made".into()))
 }
 
 async fn game_by_id(
@@ -386,12 +480,15 @@ async fn challenge_by_id(
     id: ChallengeId,
 ) -> Result<Option<Challenge>, StoreError> {
     let sql = format!("SELECT {CHALLENGE_COLUMNS} WHERE c.id = $1");
-    client
+    let found = client
         .query_opt(&sql, &[&id])
         .await?
         .as_ref()
         .map(challenge_row)
-        .transpose()
+        .transpose()?;
+    Ok(with_joined(client, found.into_iter().collect())
+        .await?
+        .pop())
 }
 
 #[async_trait::async_trait]
@@ -439,6 +536,7 @@ impl Store for PostgresStore {
                 password_hash: user.password_hash,
                 declared_rank: user.declared_rank,
                 rating: user.rating,
+                standing: None,
                 rated_games: 0,
                 created_at: user.created_at,
             }),
@@ -527,9 +625,15 @@ impl Store for PostgresStore {
         let client = self.client().await?;
         let row = client
             .query_one(
-                "INSERT INTO challenges (challenger_id, opponent_id, settings, created_at) \
-                 VALUES ($1, $2, $3, $4) RETURNING id",
-                &[&c.challenger, &c.opponent, &c.settings, &c.created_at],
+                "INSERT INTO challenges (challenger_id, opponent_id, settings, created_at, seats) \
+                 VALUES ($1, $2, $3, $4, $5) RETURNING id",
+                &[
+                    &c.challenger,
+                    &c.opponent,
+                    &c.settings,
+                    &c.created_at,
+                    &i32::try_from(c.seats).unwrap_or(i32::MAX),
+                ],
             )
             .await?;
         challenge_by_id(&client, row.try_get(0)?)
@@ -543,13 +647,14 @@ impl Store for PostgresStore {
 
     async fn open_challenges(&self) -> Result<Vec<Challenge>, StoreError> {
         let sql = format!("SELECT {CHALLENGE_COLUMNS} ORDER BY c.id");
-        self.client()
-            .await?
+        let client = self.client().await?;
+        let challenges = client
             .query(&sql, &[])
             .await?
             .iter()
             .map(challenge_row)
-            .collect()
+            .collect::<Result<_, _>>()?;
+        with_joined(&client, challenges).await
     }
 
     async fn delete_challenge(&self, id: ChallengeId) -> Result<bool, StoreError> {
@@ -571,25 +676,174 @@ impl Store for PostgresStore {
         {
             return Err(StoreError::ChallengeGone(id));
         }
+        let game = insert_game(&tx, &g).await?;
+        tx.commit().await?;
+        Ok(game)
+    }
+
+    async fn join_challenge(
+        &self,
+        id: ChallengeId,
+        (user, seat): (UserId, String),
+        at: i64,
+        start: Starting,
+    ) -> Result<Joined, StoreError> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await?;
+        // The challenge's row lock serialises its joins, across processes.
+        if tx
+            .query_opt("SELECT id FROM challenges WHERE id = $1 FOR UPDATE", &[&id])
+            .await?
+            .is_none()
+        {
+            return Err(StoreError::ChallengeGone(id));
+        }
+        let inserted = tx
+            .execute(
+                "INSERT INTO challenge_seats (challenge_id, user_id, seat, joined_at) \
+                 VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
+                &[&id, &user, &seat, &at],
+            )
+            .await?;
+        if inserted != 1 {
+            return Err(StoreError::AlreadyJoined(id));
+        }
+        let challenge = challenge_by_id(&tx, id)
+            .await?
+            .ok_or(StoreError::ChallengeGone(id))?;
+        if challenge.joined.len() < usize::try_from(challenge.seats).unwrap_or(usize::MAX) {
+            tx.commit().await?;
+            return Ok(Joined::Waiting(challenge));
+        }
+        let games = start(&challenge)?;
+        tx.execute("DELETE FROM challenges WHERE id = $1", &[&id])
+            .await?;
+        let mut rows = Vec::with_capacity(games.len());
+        for g in &games {
+            rows.push(insert_game(&tx, g).await?);
+        }
+        tx.commit().await?;
+        Ok(Joined::Started(rows))
+    }
+
+    async fn leave_challenge(&self, id: ChallengeId, user: UserId) -> Result<bool, StoreError> {
+        Ok(self
+            .client()
+            .await?
+            .execute(
+                "DELETE FROM challenge_seats WHERE challenge_id = $1 AND user_id = $2",
+                &[&id, &user],
+            )
+            .await?
+            == 1)
+    }
+
+    async fn seek(&self, seek: NewSeek, pair: Pairing) -> Result<SeekOutcome, StoreError> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await?;
+        // This mode conflicts with itself: seeks pair one at a time, across
+        // every process on the database (reads of the lobby go on).
+        tx.batch_execute("LOCK TABLE seeks IN SHARE ROW EXCLUSIVE MODE")
+            .await?;
+        tx.execute(
+            "DELETE FROM seeks WHERE seen_at < $1 OR user_id = $2",
+            &[&seek.fresh_after, &seek.user],
+        )
+        .await?;
+        let size = i32::from(seek.size);
+        let sql = format!(
+            "SELECT {SEEK_COLUMNS} WHERE {} ORDER BY s.id LIMIT 1",
+            crate::seek::compatible(|n| format!("${n}"))
+        );
+        let partner = tx
+            .query_opt(
+                &sql,
+                &[
+                    &seek.user,
+                    &size,
+                    &seek.time_control,
+                    &seek.rated,
+                    &seek.rank_level,
+                    &seek.min_level,
+                    &seek.max_level,
+                    &seek.fresh_after,
+                ],
+            )
+            .await?
+            .as_ref()
+            .map(seek_row)
+            .transpose()?;
+        if let Some(partner) = partner {
+            let game = pair(&partner)?;
+            tx.execute("DELETE FROM seeks WHERE id = $1", &[&partner.id])
+                .await?;
+            let game = insert_game(&tx, &game).await?;
+            tx.commit().await?;
+            return Ok(SeekOutcome::Paired { partner, game });
+        }
         let row = tx
             .query_one(
-                "INSERT INTO games (black_id, white_id, size, rated, settings, status, created_at) \
-                 VALUES ($1, $2, $3, $4, $5, 'live', $6) RETURNING id",
+                "INSERT INTO seeks (user_id, size, time_control, rated, rank_level, min_level, \
+                 max_level, settings, created_at, seen_at) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9) RETURNING id",
                 &[
-                    &g.black,
-                    &g.white,
-                    &i16::from(g.size),
-                    &g.rated,
-                    &g.settings,
-                    &g.created_at,
+                    &seek.user,
+                    &size,
+                    &seek.time_control,
+                    &seek.rated,
+                    &seek.rank_level,
+                    &seek.min_level,
+                    &seek.max_level,
+                    &seek.settings,
+                    &seek.at,
                 ],
             )
             .await?;
-        let game = game_by_id(&tx, row.try_get(0)?)
-            .await?
-            .ok_or_else(|| StoreError::Corrupt("a game vanished as it was made".into()))?;
+        let id: i64 = row.try_get(0)?;
+        let sql = format!("SELECT {SEEK_COLUMNS} WHERE s.id = $1");
+        let stored = seek_row(&tx.query_one(&sql, &[&id]).await?)?;
         tx.commit().await?;
-        Ok(game)
+        Ok(SeekOutcome::Waiting(stored))
+    }
+
+    async fn cancel_seek(&self, id: SeekId) -> Result<bool, StoreError> {
+        Ok(self
+            .client()
+            .await?
+            .execute("DELETE FROM seeks WHERE id = $1", &[&id])
+            .await?
+            == 1)
+    }
+
+    async fn renew_seek(&self, id: SeekId, at: i64) -> Result<bool, StoreError> {
+        Ok(self
+            .client()
+            .await?
+            .execute("UPDATE seeks SET seen_at = $1 WHERE id = $2", &[&at, &id])
+            .await?
+            == 1)
+    }
+
+    async fn open_seeks(&self, fresh_after: i64) -> Result<Vec<Seek>, StoreError> {
+        let sql = format!("SELECT {SEEK_COLUMNS} WHERE s.seen_at >= $1 ORDER BY s.id");
+        self.client()
+            .await?
+            .query(&sql, &[&fresh_after])
+            .await?
+            .iter()
+            .map(seek_row)
+            .collect()
+    }
+
+    async fn simul_games(&self, simul: ChallengeId) -> Result<Vec<GameRow>, StoreError> {
+        let sql = format!("SELECT {GAME_COLUMNS} WHERE g.simul_id = $1 ORDER BY g.id");
+        self.client()
+            .await?
+            .query(&sql, &[&simul])
+            .await?
+            .iter()
+            .map(game_row)
+            .collect()
     }
 
     async fn append_events(&self, events: Vec<StoredEvent>) -> Result<(), StoreError> {
@@ -660,11 +914,22 @@ impl Store for PostgresStore {
         if let Some(update) = &end.ratings {
             let black: i64 = players.try_get(0)?;
             let white: i64 = players.try_get(1)?;
-            for (user, r) in [(black, update.black), (white, update.white)] {
+            for (user, r, standing) in [
+                (black, update.black, update.black_standing),
+                (white, update.white, update.white_standing),
+            ] {
                 tx.execute(
                     "UPDATE users SET rating = $2, deviation = $3, volatility = $4, \
-                     rated_games = rated_games + 1 WHERE id = $1",
-                    &[&user, &r.rating, &r.deviation, &r.volatility],
+                     rated_games = rated_games + 1, shown_rank = $5, rank_streak = $6 \
+                     WHERE id = $1",
+                    &[
+                        &user,
+                        &r.rating,
+                        &r.deviation,
+                        &r.volatility,
+                        &standing.map(|s| s.shown.to_string()),
+                        &standing.map_or(0, |s| s.streak),
+                    ],
                 )
                 .await?;
             }

@@ -10,10 +10,12 @@ use tokio::sync::{mpsc, oneshot};
 
 use crate::game::{GAME_COLUMNS, SqlValue, archive_filter, color_word, parse_color};
 use crate::migrate::{MIGRATIONS_TABLE, SQLITE, now_millis};
+use crate::seek::SEEK_COLUMNS;
 use crate::{
-    ArchiveQuery, Challenge, ChallengeId, GameEnd, GameId, GameRow, GameStatus, NewChallenge,
-    NewGame, NewUser, PlayerRef, Rating, Session, Store, StoreError, StoredEvent, User, UserId,
-    name_key, name_skeleton,
+    ArchiveQuery, Challenge, ChallengeId, GameEnd, GameId, GameRow, GameStatus, Joined, Joiner,
+    NewChallenge, NewGame, NewSeek, NewUser, Pairing, PlayerRef, RankStanding, Rating, Seek, SeekId,
+    SeekOutcome, Session, Starting, Store, StoreError, StoredEvent, User, UserId, name_key,
+    name_skeleton,
 };
 
 #[path = "sqlite_review.rs"]
@@ -255,9 +257,21 @@ fn rank(text: String) -> Result<Rank, StoreError> {
 }
 
 const USER_COLUMNS: &str = "id, name, password_hash, declared_rank, rating, deviation, volatility, \
-     rated_games, created_at FROM users";
+     rated_games, created_at, shown_rank, rank_streak FROM users";
 
-type UserFields = (i64, String, String, String, f64, f64, f64, u32, i64);
+type UserFields = (
+    i64,
+    String,
+    String,
+    String,
+    f64,
+    f64,
+    f64,
+    u32,
+    i64,
+    Option<String>,
+    i32,
+);
 
 fn user_fields(r: &Row<'_>) -> rusqlite::Result<UserFields> {
     Ok((
@@ -270,6 +284,8 @@ fn user_fields(r: &Row<'_>) -> rusqlite::Result<UserFields> {
         r.get(6)?,
         r.get(7)?,
         r.get(8)?,
+        r.get(9)?,
+        r.get(10)?,
     ))
 }
 
@@ -284,6 +300,15 @@ fn user_from(f: UserFields) -> Result<User, StoreError> {
             deviation: f.5,
             volatility: f.6,
         },
+        standing: f
+            .9
+            .map(|shown| -> Result<RankStanding, StoreError> {
+                Ok(RankStanding {
+                    shown: rank(shown)?,
+                    streak: f.10,
+                })
+            })
+            .transpose()?,
         rated_games: f.7,
         created_at: f.8,
     })
@@ -372,7 +397,7 @@ fn game_by_id(conn: &Connection, id: GameId) -> Result<Option<GameRow>, StoreErr
 }
 
 const CHALLENGE_COLUMNS: &str = "c.id, c.challenger_id, u.name, c.opponent_id, o.name, \
-     c.settings, c.created_at FROM challenges c JOIN users u ON u.id = c.challenger_id \
+     c.settings, c.created_at, c.seats FROM challenges c JOIN users u ON u.id = c.challenger_id \
      LEFT JOIN users o ON o.id = c.opponent_id";
 
 fn challenge_row(r: &Row<'_>) -> rusqlite::Result<Challenge> {
@@ -389,15 +414,88 @@ fn challenge_row(r: &Row<'_>) -> rusqlite::Result<Challenge> {
             .map(|(id, name)| PlayerRef { id, name }),
         settings: r.get(5)?,
         created_at: r.get(6)?,
+        seats: r.get(7)?,
+        joined: Vec::new(),
     })
+}
+
+/// Fills in who joined each challenge.
+fn with_joined(
+    conn: &Connection,
+    mut challenges: Vec<Challenge>,
+) -> Result<Vec<Challenge>, StoreError> {
+    if challenges.iter().all(|c| c.seats <= 1) {
+        return Ok(challenges);
+    }
+    let mut stmt = conn.prepare_cached(
+        "SELECT s.challenge_id, s.user_id, u.name, s.seat FROM challenge_seats s \
+         JOIN users u ON u.id = s.user_id ORDER BY s.joined_at, s.user_id",
+    )?;
+    let rows = stmt.query_map([], |r| {
+        Ok((
+            r.get::<_, i64>(0)?,
+            Joiner {
+                player: PlayerRef {
+                    id: r.get(1)?,
+                    name: r.get(2)?,
+                },
+                seat: r.get(3)?,
+            },
+        ))
+    })?;
+    for row in rows {
+        let (challenge, player) = row?;
+        if let Some(c) = challenges.iter_mut().find(|c| c.id == challenge) {
+            c.joined.push(player);
+        }
+    }
+    Ok(challenges)
 }
 
 fn challenge_by_id(conn: &Connection, id: ChallengeId) -> Result<Option<Challenge>, StoreError> {
     let sql = format!("SELECT {CHALLENGE_COLUMNS} WHERE c.id = ?1");
-    Ok(conn
+    let found = conn
         .prepare_cached(&sql)?
         .query_row([id], challenge_row)
-        .optional()?)
+        .optional()?;
+    Ok(with_joined(conn, found.into_iter().collect())?.pop())
+}
+
+fn seek_row(r: &Row<'_>) -> rusqlite::Result<Seek> {
+    Ok(Seek {
+        id: r.get(0)?,
+        user: PlayerRef {
+            id: r.get(1)?,
+            name: r.get(2)?,
+        },
+        size: r.get(3)?,
+        time_control: r.get(4)?,
+        rated: r.get(5)?,
+        rank_level: r.get(6)?,
+        min_level: r.get(7)?,
+        max_level: r.get(8)?,
+        settings: r.get(9)?,
+        created_at: r.get(10)?,
+    })
+}
+
+/// Inserts a live game and reads it back.
+fn insert_game(conn: &Connection, g: &NewGame) -> Result<GameRow, StoreError> {
+    conn.prepare_cached(
+        "INSERT INTO games (black_id, white_id, size, rated, settings, status, created_at, simul_id) \
+         VALUES (?1, ?2, ?3, ?4, ?5, 'live', ?6, ?7)",
+    )?
+    .execute(params![
+        g.black,
+        g.white,
+        g.size,
+        g.rated,
+        g.settings,
+        g.created_at,
+        g.simul
+    ])?;
+    game_by_id(conn, conn.last_insert_rowid())?
+        .ok_or_else(|| StoreError::Corrupt("a game vanished as it was made".into()))
 }
 
 #[async_trait::async_trait]
@@ -440,6 +538,7 @@ impl Store for SqliteStore {
                     password_hash: user.password_hash,
                     declared_rank: user.declared_rank,
                     rating: user.rating,
+                    standing: None,
                     rated_games: 0,
                     created_at: user.created_at,
                 }),
@@ -520,10 +619,16 @@ impl Store for SqliteStore {
     async fn create_challenge(&self, c: NewChallenge) -> Result<Challenge, StoreError> {
         self.write(move |conn| {
             conn.prepare_cached(
-                "INSERT INTO challenges (challenger_id, opponent_id, settings, created_at) \
-                 VALUES (?1, ?2, ?3, ?4)",
+                "INSERT INTO challenges (challenger_id, opponent_id, settings, created_at, seats) \
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
             )?
-            .execute(params![c.challenger, c.opponent, c.settings, c.created_at])?;
+            .execute(params![
+                c.challenger,
+                c.opponent,
+                c.settings,
+                c.created_at,
+                c.seats
+            ])?;
             challenge_by_id(conn, conn.last_insert_rowid())?
                 .ok_or_else(|| StoreError::Corrupt("a challenge vanished as it was made".into()))
         })
@@ -539,7 +644,7 @@ impl Store for SqliteStore {
             let sql = format!("SELECT {CHALLENGE_COLUMNS} ORDER BY c.id");
             let mut stmt = conn.prepare_cached(&sql)?;
             let rows = stmt.query_map([], challenge_row)?;
-            Ok(rows.collect::<Result<_, _>>()?)
+            with_joined(conn, rows.collect::<Result<_, _>>()?)
         })
         .await
     }
@@ -562,22 +667,146 @@ impl Store for SqliteStore {
             if taken != 1 {
                 return Err(StoreError::ChallengeGone(id));
             }
-            conn.prepare_cached(
-                "INSERT INTO games (black_id, white_id, size, rated, settings, status, created_at) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, 'live', ?6)",
-            )?
-            .execute(params![
-                g.black,
-                g.white,
-                g.size,
-                g.rated,
-                g.settings,
-                g.created_at
-            ])?;
-            game_by_id(conn, conn.last_insert_rowid())?
-                .ok_or_else(|| StoreError::Corrupt("a game vanished as it was made".into()))
+            insert_game(conn, &g)
         })
         .await
+    }
+
+    async fn join_challenge(
+        &self,
+        id: ChallengeId,
+        (user, seat): (UserId, String),
+        at: i64,
+        start: Starting,
+    ) -> Result<Joined, StoreError> {
+        self.write(move |conn| {
+            let challenge = challenge_by_id(conn, id)?.ok_or(StoreError::ChallengeGone(id))?;
+            if challenge.joined.iter().any(|j| j.player.id == user) {
+                return Err(StoreError::AlreadyJoined(id));
+            }
+            conn.prepare_cached(
+                "INSERT INTO challenge_seats (challenge_id, user_id, seat, joined_at) \
+                 VALUES (?1, ?2, ?3, ?4)",
+            )?
+            .execute(params![id, user, seat, at])?;
+            let challenge = challenge_by_id(conn, id)?.ok_or(StoreError::ChallengeGone(id))?;
+            if challenge.joined.len() < usize::try_from(challenge.seats).unwrap_or(usize::MAX) {
+                return Ok(Joined::Waiting(challenge));
+            }
+            let games = start(&challenge)?;
+            conn.prepare_cached("DELETE FROM challenges WHERE id = ?1")?
+                .execute([id])?;
+            let rows = games
+                .iter()
+                .map(|g| insert_game(conn, g))
+                .collect::<Result<_, _>>()?;
+            Ok(Joined::Started(rows))
+        })
+        .await
+    }
+
+    async fn leave_challenge(&self, id: ChallengeId, user: UserId) -> Result<bool, StoreError> {
+        self.write(move |conn| {
+            Ok(conn
+                .prepare_cached(
+                    "DELETE FROM challenge_seats WHERE challenge_id = ?1 AND user_id = ?2",
+                )?
+                .execute([id, user])?
+                == 1)
+        })
+        .await
+    }
+
+    async fn seek(&self, seek: NewSeek, pair: Pairing) -> Result<SeekOutcome, StoreError> {
+        // The writer runs one transaction at a time: pairing is serialised.
+        self.write(move |conn| {
+            conn.prepare_cached("DELETE FROM seeks WHERE seen_at < ?1 OR user_id = ?2")?
+                .execute(params![seek.fresh_after, seek.user])?;
+            let sql = format!(
+                "SELECT {SEEK_COLUMNS} WHERE {} ORDER BY s.id LIMIT 1",
+                crate::seek::compatible(|n| format!("?{n}"))
+            );
+            let partner = conn
+                .prepare_cached(&sql)?
+                .query_row(
+                    params![
+                        seek.user,
+                        seek.size,
+                        seek.time_control,
+                        seek.rated,
+                        seek.rank_level,
+                        seek.min_level,
+                        seek.max_level,
+                        seek.fresh_after
+                    ],
+                    seek_row,
+                )
+                .optional()?;
+            if let Some(partner) = partner {
+                let game = pair(&partner)?;
+                conn.prepare_cached("DELETE FROM seeks WHERE id = ?1")?
+                    .execute([partner.id])?;
+                let game = insert_game(conn, &game)?;
+                return Ok(SeekOutcome::Paired { partner, game });
+            }
+            conn.prepare_cached(
+                "INSERT INTO seeks (user_id, size, time_control, rated, rank_level, min_level, \
+                 max_level, settings, created_at, seen_at) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9)",
+            )?
+            .execute(params![
+                seek.user,
+                seek.size,
+                seek.time_control,
+                seek.rated,
+                seek.rank_level,
+                seek.min_level,
+                seek.max_level,
+                seek.settings,
+                seek.at
+            ])?;
+            let sql = format!("SELECT {SEEK_COLUMNS} WHERE s.id = ?1");
+            let stored = conn
+                .prepare_cached(&sql)?
+                .query_row([conn.last_insert_rowid()], seek_row)?;
+            Ok(SeekOutcome::Waiting(stored))
+        })
+        .await
+    }
+
+    async fn cancel_seek(&self, id: SeekId) -> Result<bool, StoreError> {
+        self.write(move |conn| {
+            Ok(conn
+                .prepare_cached("DELETE FROM seeks WHERE id = ?1")?
+                .execute([id])?
+                == 1)
+        })
+        .await
+    }
+
+    async fn renew_seek(&self, id: SeekId, at: i64) -> Result<bool, StoreError> {
+        self.write(move |conn| {
+            Ok(conn
+                .prepare_cached("UPDATE seeks SET seen_at = ?1 WHERE id = ?2")?
+                .execute([at, id])?
+                == 1)
+        })
+        .await
+    }
+
+    async fn open_seeks(&self, fresh_after: i64) -> Result<Vec<Seek>, StoreError> {
+        self.read(move |conn| {
+            let sql = format!("SELECT {SEEK_COLUMNS} WHERE s.seen_at >= ?1 ORDER BY s.id");
+            let mut stmt = conn.prepare_cached(&sql)?;
+            let rows = stmt.query_map([fresh_after], seek_row)?;
+            Ok(rows.collect::<Result<_, _>>()?)
+        })
+        .await
+    }
+
+    async fn simul_games(&self, simul: ChallengeId) -> Result<Vec<GameRow>, StoreError> {
+        self.read(move |conn| games_where(conn, "g.simul_id = ?1", "ORDER BY g.id", &[&simul]))
+            .await
     }
 
     async fn append_events(&self, events: Vec<StoredEvent>) -> Result<(), StoreError> {
@@ -657,10 +886,21 @@ impl Store for SqliteStore {
                     .query_row([end.game], |r| Ok((r.get(0)?, r.get(1)?)))?;
                 let mut stmt = conn.prepare_cached(
                     "UPDATE users SET rating = ?2, deviation = ?3, volatility = ?4, \
-                     rated_games = rated_games + 1 WHERE id = ?1",
+                     rated_games = rated_games + 1, shown_rank = ?5, rank_streak = ?6 \
+                     WHERE id = ?1",
                 )?;
-                for (user, r) in [(black, update.black), (white, update.white)] {
-                    stmt.execute(params![user, r.rating, r.deviation, r.volatility])?;
+                for (user, r, standing) in [
+                    (black, update.black, update.black_standing),
+                    (white, update.white, update.white_standing),
+                ] {
+                    stmt.execute(params![
+                        user,
+                        r.rating,
+                        r.deviation,
+                        r.volatility,
+                        standing.map(|s| s.shown.to_string()),
+                        standing.map_or(0, |s| s.streak),
+                    ])?;
                 }
             }
             Ok(true)

@@ -18,6 +18,18 @@ pub struct Rating {
     pub volatility: f64,
 }
 
+/// The rank a player shows once the rating has settled, and how far a run
+/// of results has gone toward moving it (Fox's 段位 promotion and
+/// demotion: the server's rule).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RankStanding {
+    /// The rank shown.
+    pub shown: Rank,
+    /// Rated games in a row whose rating pointed above the shown rank
+    /// (positive) or below it (negative).
+    pub streak: i32,
+}
+
 /// An account to create.
 #[derive(Clone, Debug)]
 pub struct NewUser {
@@ -46,6 +58,9 @@ pub struct User {
     pub declared_rank: Rank,
     /// The current rating.
     pub rating: Rating,
+    /// The rank shown, once the rating has settled; `None` while it is
+    /// provisional (the rating's own rank is shown, with a "?").
+    pub standing: Option<RankStanding>,
     /// Rated games finished.
     pub rated_games: u32,
     /// When the account was made (ms since the Unix epoch).

@@ -8,8 +8,9 @@ use std::sync::Arc;
 
 use shoutan_rules::{Color, Rank};
 use shoutan_store::{
-    ArchiveQuery, Database, GameEnd, GameId, GameStatus, NewChallenge, NewGame, NewReview, NewUser,
-    Outcome, Rating, RatingUpdate, Session, Store, StoreError, StoredEvent, User, open,
+    ArchiveQuery, Database, GameEnd, GameId, GameStatus, Joined, NewChallenge, NewGame, NewReview,
+    NewSeek, NewUser, Outcome, RankStanding, Rating, RatingUpdate, Seek, SeekOutcome, Session,
+    Store, StoreError, StoredEvent, User, open,
 };
 
 /// A store to test, and what to do when the test is over.
@@ -107,6 +108,7 @@ async fn game(store: &Arc<dyn Store>, black: &User, white: &User, size: u8, at: 
             challenger: black.id,
             opponent: None,
             settings: "{}".into(),
+            seats: 1,
             created_at: at,
         })
         .await
@@ -120,6 +122,7 @@ async fn game(store: &Arc<dyn Store>, black: &User, white: &User, size: u8, at: 
                 size,
                 rated: true,
                 settings: format!("{{\"size\":{size}}}"),
+                simul: None,
                 created_at: at,
             },
         )
@@ -256,6 +259,7 @@ async fn challenges(store: &Arc<dyn Store>) {
             challenger: a.id,
             opponent: None,
             settings: "{\"size\":9}".into(),
+            seats: 1,
             created_at: 5,
         })
         .await
@@ -265,6 +269,7 @@ async fn challenges(store: &Arc<dyn Store>) {
             challenger: c.id,
             opponent: Some(b.id),
             settings: "{\"size\":19}".into(),
+            seats: 1,
             created_at: 6,
         })
         .await
@@ -283,6 +288,7 @@ async fn challenges(store: &Arc<dyn Store>) {
         size: 9,
         rated: false,
         settings: "{\"size\":9}".into(),
+        simul: None,
         created_at: 7,
     };
     let game = store
@@ -304,6 +310,285 @@ async fn challenges(store: &Arc<dyn Store>) {
     assert!(store.delete_challenge(to_b.id).await.unwrap());
     assert!(!store.delete_challenge(to_b.id).await.unwrap());
     assert!(store.open_challenges().await.unwrap().is_empty());
+}
+
+/// A 9×9 seek of `user` at rank level `level` accepting `min..=max`.
+fn seek_of(user: &User, level: i32, min: i32, max: i32, at: i64) -> NewSeek {
+    NewSeek {
+        user: user.id,
+        size: 9,
+        time_control: "1 min + 3×10s byo-yomi".into(),
+        rated: true,
+        rank_level: level,
+        min_level: min,
+        max_level: max,
+        settings: format!("{{\"by\":{}}}", user.id),
+        at,
+        fresh_after: at - 60_000,
+    }
+}
+
+/// Pairs the two seeks into a game, the older seek's player taking black.
+fn pair_with(newcomer: &User) -> shoutan_store::Pairing {
+    let newcomer = newcomer.id;
+    Box::new(move |partner: &Seek| {
+        Ok(NewGame {
+            black: partner.user.id,
+            white: newcomer,
+            size: partner.size,
+            rated: partner.rated,
+            settings: "{}".into(),
+            simul: None,
+            created_at: 1,
+        })
+    })
+}
+
+async fn seeks(store: &Arc<dyn Store>) {
+    let a = user(store, "a").await;
+    let b = user(store, "b").await;
+    let c = user(store, "c").await;
+    let d = user(store, "d").await;
+    // a (level 10) accepts levels 8..=12; b (level 20) is out of a's range.
+    let SeekOutcome::Waiting(sa) = store
+        .seek(seek_of(&a, 10, 8, 12, 100_000), pair_with(&a))
+        .await
+        .unwrap()
+    else {
+        panic!("nobody to pair with yet")
+    };
+    assert_eq!((sa.user.name.as_str(), sa.rank_level), ("a", 10));
+    let SeekOutcome::Waiting(sb) = store
+        .seek(seek_of(&b, 20, 0, 30, 100_001), pair_with(&b))
+        .await
+        .unwrap()
+    else {
+        panic!("b is out of a's range")
+    };
+    // Another board or clock does not pair either.
+    let mut other_board = seek_of(&c, 10, 0, 30, 100_002);
+    other_board.size = 13;
+    let SeekOutcome::Waiting(sc) = store.seek(other_board, pair_with(&c)).await.unwrap() else {
+        panic!("another board size")
+    };
+    // c seeks again on 9×9 (replacing his 13×13 seek): a is the oldest compatible.
+    let outcome = store
+        .seek(seek_of(&c, 11, 0, 30, 100_003), pair_with(&c))
+        .await
+        .unwrap();
+    let SeekOutcome::Paired { partner, game } = outcome else {
+        panic!("c pairs with a")
+    };
+    assert_eq!(partner.id, sa.id);
+    assert_eq!(
+        (game.black.name.as_str(), game.white.name.as_str()),
+        ("a", "c")
+    );
+    let open: Vec<i64> = store
+        .open_seeks(0)
+        .await
+        .unwrap()
+        .iter()
+        .map(|s| s.id)
+        .collect();
+    assert_eq!(
+        open,
+        vec![sb.id],
+        "a's seek is taken, c's 13×13 one replaced: {sc:?}"
+    );
+    // A pairing that fails stores nothing and pairs nobody.
+    let failing: shoutan_store::Pairing = Box::new(|_| Err(StoreError::Corrupt("no".into())));
+    assert!(
+        store
+            .seek(seek_of(&d, 20, 0, 30, 100_004), failing)
+            .await
+            .is_err()
+    );
+    assert_eq!(store.open_seeks(0).await.unwrap().len(), 1);
+    // A stale seek is never paired; a renewed one is.
+    assert!(store.renew_seek(sb.id, 200_000).await.unwrap());
+    let stale = store
+        .seek(seek_of(&d, 20, 0, 30, 300_000), pair_with(&d))
+        .await
+        .unwrap();
+    assert!(
+        matches!(stale, SeekOutcome::Waiting(_)),
+        "b's seek went stale"
+    );
+    assert!(
+        !store.renew_seek(sb.id, 300_001).await.unwrap(),
+        "removed as stale"
+    );
+    // Cancelling.
+    let SeekOutcome::Waiting(sd) = stale else {
+        unreachable!()
+    };
+    assert!(store.cancel_seek(sd.id).await.unwrap());
+    assert!(!store.cancel_seek(sd.id).await.unwrap());
+    assert!(store.open_seeks(0).await.unwrap().is_empty());
+}
+
+async fn concurrent_seeks_pair_each_player_once(store: &Arc<dyn Store>) {
+    let mut players = Vec::new();
+    for i in 0..20 {
+        players.push(user(store, &format!("s{i}")).await);
+    }
+    let tasks: Vec<_> = players
+        .iter()
+        .map(|p| {
+            let store = Arc::clone(store);
+            let new = seek_of(p, 10, 0, 30, 100_000);
+            let pair = pair_with(p);
+            tokio::spawn(async move { store.seek(new, pair).await.unwrap() })
+        })
+        .collect();
+    let mut games = Vec::new();
+    for task in tasks {
+        if let SeekOutcome::Paired { game, .. } = task.await.unwrap() {
+            games.push(game);
+        }
+    }
+    assert_eq!(games.len(), 10);
+    let mut seated: Vec<i64> = games
+        .iter()
+        .flat_map(|g| [g.black.id, g.white.id])
+        .collect();
+    seated.sort_unstable();
+    seated.dedup();
+    assert_eq!(seated.len(), 20, "each player in exactly one game");
+    assert!(store.open_seeks(0).await.unwrap().is_empty());
+}
+
+async fn seats(store: &Arc<dyn Store>) {
+    let host = user(store, "host").await;
+    let p = users(store, &["p1", "p2", "p3"]).await;
+    let simul = store
+        .create_challenge(NewChallenge {
+            challenger: host.id,
+            opponent: None,
+            settings: "{}".into(),
+            seats: 2,
+            created_at: 5,
+        })
+        .await
+        .unwrap();
+    let boards = |simul: i64, host: i64| -> shoutan_store::Starting {
+        Box::new(move |c: &shoutan_store::Challenge| {
+            Ok(c.joined
+                .iter()
+                .map(|j| NewGame {
+                    black: j.player.id,
+                    white: host,
+                    size: 9,
+                    rated: false,
+                    settings: "{}".into(),
+                    simul: Some(simul),
+                    created_at: 9,
+                })
+                .collect())
+        })
+    };
+    let joined = store
+        .join_challenge(
+            simul.id,
+            (p[0].id, "{}".into()),
+            6,
+            boards(simul.id, host.id),
+        )
+        .await
+        .unwrap();
+    let Joined::Waiting(waiting) = joined else {
+        panic!("one seat is left")
+    };
+    assert_eq!(
+        waiting
+            .joined
+            .iter()
+            .map(|j| j.player.name.as_str())
+            .collect::<Vec<_>>(),
+        ["p1"]
+    );
+    assert_eq!(store.open_challenges().await.unwrap()[0].joined.len(), 1);
+    assert!(matches!(
+        store
+            .join_challenge(
+                simul.id,
+                (p[0].id, "{}".into()),
+                7,
+                boards(simul.id, host.id)
+            )
+            .await,
+        Err(StoreError::AlreadyJoined(_))
+    ));
+    // Leaving frees the seat; a failing start keeps it free.
+    assert!(store.leave_challenge(simul.id, p[0].id).await.unwrap());
+    assert!(!store.leave_challenge(simul.id, p[0].id).await.unwrap());
+    store
+        .join_challenge(
+            simul.id,
+            (p[1].id, "{}".into()),
+            8,
+            boards(simul.id, host.id),
+        )
+        .await
+        .unwrap();
+    let failing: shoutan_store::Starting = Box::new(|_| Err(StoreError::Corrupt("no".into())));
+    assert!(
+        store
+            .join_challenge(simul.id, (p[2].id, "{}".into()), 9, failing)
+            .await
+            .is_err()
+    );
+    assert_eq!(
+        store
+            .challenge(simul.id)
+            .await
+            .unwrap()
+            .unwrap()
+            .joined
+            .len(),
+        1
+    );
+    let Joined::Started(games) = store
+        .join_challenge(
+            simul.id,
+            (p[2].id, "{}".into()),
+            9,
+            boards(simul.id, host.id),
+        )
+        .await
+        .unwrap()
+    else {
+        panic!("the last seat starts the simul")
+    };
+    assert_eq!(
+        games
+            .iter()
+            .map(|g| g.black.name.as_str())
+            .collect::<Vec<_>>(),
+        ["p2", "p3"]
+    );
+    assert_eq!(store.simul_games(simul.id).await.unwrap(), games);
+    assert!(store.challenge(simul.id).await.unwrap().is_none());
+    assert!(matches!(
+        store
+            .join_challenge(
+                simul.id,
+                (p[0].id, "{}".into()),
+                10,
+                boards(simul.id, host.id)
+            )
+            .await,
+        Err(StoreError::ChallengeGone(_))
+    ));
+}
+
+async fn users(store: &Arc<dyn Store>, names: &[&str]) -> Vec<User> {
+    let mut users = Vec::new();
+    for name in names {
+        users.push(user(store, name).await);
+    }
+    users
 }
 
 async fn event_logs(store: &Arc<dyn Store>) {
@@ -394,9 +679,16 @@ async fn endings_and_ratings(store: &Arc<dyn Store>) {
         ended_at: 50,
         ratings,
     };
+    let settled = RankStanding {
+        shown: "3k".parse().unwrap(),
+        streak: -2,
+    };
+    assert_eq!(a.standing, None, "a newcomer's rank is provisional");
     let update = RatingUpdate {
         black: after(1662.3),
         white: after(1337.7),
+        black_standing: Some(settled),
+        white_standing: None,
         summary: "{\"black\":162.3}".into(),
     };
     assert!(
@@ -413,6 +705,8 @@ async fn endings_and_ratings(store: &Arc<dyn Store>) {
     assert_eq!(row.ratings.as_deref(), Some("{\"black\":162.3}"));
     let a_now = store.user(a.id).await.unwrap().unwrap();
     assert_eq!((a_now.rating, a_now.rated_games), (after(1662.3), 1));
+    assert_eq!(a_now.standing, Some(settled), "the shown rank and its run");
+    assert_eq!(store.user(b.id).await.unwrap().unwrap().standing, None);
     assert_eq!(
         store.user(b.id).await.unwrap().unwrap().rating,
         after(1337.7)
@@ -429,6 +723,7 @@ async fn endings_and_ratings(store: &Arc<dyn Store>) {
     );
     let a_after = store.user(a.id).await.unwrap().unwrap();
     assert_eq!((a_after.rating, a_after.rated_games), (after(1662.3), 1));
+    assert_eq!(a_after.standing, Some(settled));
     assert_eq!(
         store.game(g).await.unwrap().unwrap().status,
         GameStatus::Finished
@@ -665,6 +960,9 @@ suite!(
     confusable_names,
     sessions,
     challenges,
+    seeks,
+    concurrent_seeks_pair_each_player_once,
+    seats,
     event_logs,
     endings_and_ratings,
     archive,

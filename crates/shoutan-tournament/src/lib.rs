@@ -42,9 +42,11 @@
 //! assert_eq!(t, before);
 //! ```
 
+mod certification;
 mod error;
 pub mod file;
 pub mod formats;
+mod gotha_parameters;
 mod history;
 pub mod matching;
 mod mcmahon;
@@ -59,7 +61,11 @@ mod team_total;
 mod tournament;
 mod value;
 
+pub use certification::{Certification, Qualifier};
 pub use error::TournamentError;
+pub use gotha_parameters::{
+    DuddMode, GothaPairing, KeptElement, OpenGothaParameters, PairingModel, SeedSystem,
+};
 pub use mcmahon::start_mms;
 pub use outcome::{Outcome, OutcomeError, PlayerResult};
 pub use player::{Entrant, NewPlayer, Player, PlayerId, Team, TeamId};

@@ -1,6 +1,7 @@
 //! McMahon scores, as European events and OpenGotha count them
 //! (spec/formats.md): a start from rank between floor and bar, 1 per win,
-//! ½ per jigo, 1 per bye, ½ per absent round (rounded down).
+//! ½ per jigo, 1 per bye, ½ per absent round (rounded down), nothing for a
+//! round the player took part in without being paired.
 
 use shoutan_rules::Rank;
 
@@ -17,14 +18,18 @@ pub fn start_mms(rank: Option<Rank>, m: McMahon) -> i64 {
 
 /// Twice the McMahon score of entrant `i` after `upto` rounds.
 pub(crate) fn mms_half(t: &Tournament, history: &History, m: McMahon, i: usize, upto: u32) -> i64 {
-    let rank = t.player(PlayerId(i as u32)).and_then(|p| p.rank);
-    let mut half = 2 * start_mms(rank, m);
+    let player = t.player(PlayerId(i as u32));
+    let mut half = 2 * start_mms(player.and_then(|p| p.rank), m);
     let mut absent = 0;
-    for entry in history.rows[i].iter().take(upto as usize) {
+    for (round, entry) in (1..).zip(history.rows[i].iter().take(upto as usize)) {
         match entry {
             Entry::Game(g) => half += i64::from(g.result.map_or(0, crate::PlayerResult::points)),
             Entry::Bye(p) => half += i64::from(*p),
-            Entry::Absent => absent += 1,
+            // Declared absent or withdrawn; a player taking part but left
+            // unpaired (only in files from elsewhere) scores nothing, as in
+            // OpenGotha.
+            Entry::Absent if player.is_none_or(|p| !p.plays_in(round)) => absent += 1,
+            Entry::Absent => {}
         }
     }
     // ½ per absent round, the running total rounded down.

@@ -86,10 +86,27 @@ pub struct Player {
 }
 
 impl Player {
+    /// The rating OpenGotha files carry: the player's, or one from the rank
+    /// on the EGF scale (2100 for 1d, 100 a grade).
+    #[must_use]
+    pub fn gotha_rating(&self) -> i32 {
+        self.rating
+            .unwrap_or_else(|| 2100 + 100 * self.rank.map_or(-30, Rank::level))
+    }
+
     /// Whether the player takes part in round `round`.
     #[must_use]
     pub fn plays_in(&self, round: u32) -> bool {
         self.withdrawn_from.is_none_or(|w| round < w) && !self.absent.contains(&round)
+    }
+}
+
+/// A name as OpenGotha and EGF files hold it: the first word as the family
+/// name, the rest as the given name.
+pub(crate) fn family_and_given(name: &str) -> (String, String) {
+    match name.trim().split_once(' ') {
+        Some((family, given)) => (family.to_owned(), given.trim().to_owned()),
+        None => (name.trim().to_owned(), String::new()),
     }
 }
 

@@ -7,6 +7,9 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 use shoutan_rules::Rank;
 
+use crate::Certification;
+use crate::gotha_parameters::{OpenGothaParameters, PairingModel, SeedSystem};
+
 /// The pairing system (spec/competition.md, "Kind of event").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -68,7 +71,8 @@ pub struct McMahon {
 
 /// Handicap from the score or rank difference: `difference − correction`,
 /// capped at `ceiling` (0: even games only). 1 means 让先 (black, no komi),
-/// 2–9 stones.
+/// 2–9 stones. Players at or above `no_handicap_from` count as that rank,
+/// so the top group plays even (OpenGotha's `hdNoHdRankThreshold`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HandicapRule {
     /// What difference the handicap follows.
@@ -77,6 +81,10 @@ pub struct HandicapRule {
     pub correction: u8,
     /// The most handicap given; 0 for even games.
     pub ceiling: u8,
+    /// Players at or above this rank (or McMahon score read as a rank)
+    /// give and take no handicap among themselves; none: no such group.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub no_handicap_from: Option<Rank>,
 }
 
 /// The difference a handicap follows.
@@ -95,12 +103,18 @@ impl HandicapRule {
         basis: HandicapBasis::Mms,
         correction: 0,
         ceiling: 0,
+        no_handicap_from: None,
     };
 
-    /// The handicap for a difference (in whole ranks or McMahon points).
+    /// The handicap between two players from their levels on the rank
+    /// scale (30k = −30 … 1d = 0; a McMahon score `s` reads as `s − 30`),
+    /// after lowering both to at most `no_handicap_from`.
     #[must_use]
-    pub fn handicap(self, difference: i64) -> u8 {
-        let h = difference.abs() - i64::from(self.correction);
+    pub fn between(self, a: i64, b: i64) -> u8 {
+        let top = self
+            .no_handicap_from
+            .map_or(i64::MAX, |r| i64::from(r.level()));
+        let h = (a.min(top) - b.min(top)).abs() - i64::from(self.correction);
         h.clamp(0, i64::from(self.ceiling.min(9))) as u8
     }
 }
@@ -175,7 +189,8 @@ pub enum Criterion {
     /// Sum of opponents' SOS.
     Sosos,
     /// Sum of defeated opponents' scores (on the event's score: McMahon
-    /// scores in a McMahon event, where it differs from 胜者小分).
+    /// scores in a McMahon event, where it differs from 胜者小分, each
+    /// adjusted for the handicap as SOS is).
     Sodos,
     /// Cumulative sum of scores after each round.
     Cuss,
@@ -386,6 +401,17 @@ pub struct Settings {
     pub withdrawn_valuation: WithdrawnValuation,
     /// The recorded seed of every random draw (nigiri, lots, numbers).
     pub seed: u64,
+    /// Which cost model pairs Swiss and McMahon rounds.
+    #[serde(default)]
+    pub pairing_model: PairingModel,
+    /// A rank-certification event (段级位赛): the rule players are promoted
+    /// by after the last round.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub certification: Option<Certification>,
+    /// OpenGotha's parameter set, when the event came from OpenGotha or
+    /// pairs as OpenGotha does (none: OpenGotha's defaults for the system).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opengotha: Option<Box<OpenGothaParameters>>,
 }
 
 impl Settings {
@@ -424,7 +450,37 @@ impl Settings {
             bye_points,
             withdrawn_valuation: WithdrawnValuation::default(),
             seed: 0,
+            pairing_model: PairingModel::default(),
+            certification: None,
+            opengotha: None,
         }
+    }
+
+    /// The OpenGotha parameters the event pairs and exports with: its own,
+    /// or OpenGotha's defaults for its system with Shoutan's seeding and
+    /// club and country avoidance.
+    #[must_use]
+    pub fn opengotha_parameters(&self) -> OpenGothaParameters {
+        if let Some(p) = &self.opengotha {
+            return (**p).clone();
+        }
+        let mcmahon = matches!(self.system, System::McMahon(_));
+        let mut p = OpenGothaParameters::defaults(mcmahon);
+        let seed = match self.seeding {
+            Seeding::Slide => SeedSystem::SplitAndSlip,
+            Seeding::Fold => SeedSystem::SplitAndFold,
+        };
+        p.pairing.seed_system1 = seed;
+        p.pairing.seed_system2 = seed;
+        let pairing = &mut p.pairing;
+        pairing.prefer_mms_diff_club = if self.avoid_same_club { 3 } else { 0 };
+        pairing.prefer_mms_diff_country = if self.avoid_same_country { 1 } else { 0 };
+        pairing.avoid_same_geo = if self.avoid_same_club || self.avoid_same_country {
+            pairing.minimize_score_difference
+        } else {
+            0
+        };
+        p
     }
 }
 
@@ -469,11 +525,28 @@ mod tests {
             basis: HandicapBasis::Rank,
             correction: 1,
             ceiling: 9,
+            no_handicap_from: None,
         };
-        assert_eq!(rule.handicap(0), 0);
-        assert_eq!(rule.handicap(1), 0);
-        assert_eq!(rule.handicap(-3), 2);
-        assert_eq!(rule.handicap(15), 9);
-        assert_eq!(HandicapRule::NONE.handicap(5), 0);
+        assert_eq!(rule.between(0, 0), 0);
+        assert_eq!(rule.between(-5, -4), 0);
+        assert_eq!(rule.between(-5, -2), 2);
+        assert_eq!(rule.between(-20, -5), 9);
+        assert_eq!(HandicapRule::NONE.between(0, -5), 0);
+    }
+
+    /// OpenGotha's handicap-free top group: with the threshold at 1d, a 3d
+    /// and a 1d play even, and a 3d gives a 3k what a 1d would (3 − 1 = 2).
+    #[test]
+    fn no_handicap_at_or_above_the_threshold() {
+        let rule = HandicapRule {
+            basis: HandicapBasis::Rank,
+            correction: 1,
+            ceiling: 9,
+            no_handicap_from: Some(Rank::Dan(1)),
+        };
+        let level = |r: &str| i64::from(r.parse::<Rank>().expect("rank").level());
+        assert_eq!(rule.between(level("3d"), level("1d")), 0);
+        assert_eq!(rule.between(level("3d"), level("3k")), 2);
+        assert_eq!(rule.between(level("1k"), level("4k")), 2);
     }
 }

@@ -3,7 +3,8 @@
 
 use shoutan_rules::Color;
 
-use crate::history::{Entry, History};
+use crate::history::{Entry, GameEntry, History};
+use crate::player::family_and_given;
 use crate::{
     Criterion, Entrant, McMahon, PlayerId, PlayerResult, System, TieRule, Tournament, Value,
     WithdrawnValuation, mcmahon,
@@ -192,6 +193,26 @@ impl Standings {
     }
 }
 
+/// Entrant indices in the order of the standings after `rounds` rounds,
+/// entrants still tied ordered as OpenGotha orders them (family name, then
+/// given name): the "previous standings" that pairing reads.
+pub(crate) fn pairing_order(t: &Tournament, rounds: u32) -> Vec<usize> {
+    let s = Standings::compute(t, rounds);
+    let mut rows: Vec<(u32, (String, String), usize)> = s
+        .rows
+        .iter()
+        .map(|r| {
+            (
+                r.place,
+                family_and_given(&r.name),
+                crate::history::entrant_index(r.entrant),
+            )
+        })
+        .collect();
+    rows.sort();
+    rows.into_iter().map(|(_, _, i)| i).collect()
+}
+
 /// Rows in order of place from the groups of tied entrants, best group
 /// first (Art. 27 C): tied entrants share the place, are marked for a
 /// playoff, or are ordered by lots drawn from `lots_seed`.
@@ -307,6 +328,22 @@ impl<'a> Calc<'a> {
         }
     }
 
+    /// The opponent's score as SOS and SODOS count it for one game: in a
+    /// McMahon event plus the handicap when the player had White, minus it
+    /// when Black (OpenGotha), so a handicap game counts as an even one.
+    fn opp_in(&self, g: &GameEntry) -> Value {
+        let v = self.opp(g.opponent);
+        if self.mcmahon.is_none() {
+            return v;
+        }
+        let hcp = Value::int(i64::from(g.handicap));
+        if g.colour == Color::White {
+            v + hcp
+        } else {
+            v - hcp
+        }
+    }
+
     /// Whether a result counts for the opponent-based criteria.
     fn counts(r: Option<PlayerResult>) -> bool {
         r.is_some_and(|r| !matches!(r, PlayerResult::Void | PlayerResult::Unplayed))
@@ -320,18 +357,7 @@ impl<'a> Calc<'a> {
         let parts: Vec<Value> = self.h.rows[i]
             .iter()
             .map(|e| match e {
-                Entry::Game(g) if Self::counts(g.result) => {
-                    let mut v = self.opp(g.opponent);
-                    if self.mcmahon.is_some() {
-                        let hcp = Value::int(i64::from(g.handicap));
-                        v = if g.colour == Color::White {
-                            v + hcp
-                        } else {
-                            v - hcp
-                        };
-                    }
-                    v
-                }
+                Entry::Game(g) if Self::counts(g.result) => self.opp_in(g),
                 _ => own_start.unwrap_or(Value::ZERO),
             })
             .collect();
@@ -384,8 +410,8 @@ impl<'a> Calc<'a> {
                 }
                 Criterion::Sodos => games()
                     .map(|g| match g.result {
-                        Some(r) if r.is_win() => self.opp(g.opponent),
-                        Some(PlayerResult::Draw) => self.opp(g.opponent).div_int(2),
+                        Some(r) if r.is_win() => self.opp_in(g),
+                        Some(PlayerResult::Draw) => self.opp_in(g).div_int(2),
                         _ => Value::ZERO,
                     })
                     .sum(),

@@ -1034,6 +1034,39 @@ impl Tournament {
         Standings::compute(self, round.min(self.rounds.len() as u32))
     }
 
+    /// OpenGotha's total cost of pairing round `number` as `pairs` from the
+    /// rounds before it (the sum OpenGotha's pairing maximises), to compare
+    /// two pairings of the same round by OpenGotha's measure.
+    ///
+    /// # Errors
+    /// A round not yet reachable, or a player unknown or paired twice.
+    pub fn opengotha_cost(
+        &self,
+        number: u32,
+        pairs: &[(PlayerId, PlayerId)],
+    ) -> Result<i64, TournamentError> {
+        if number == 0 || number > self.rounds.len() as u32 + 1 {
+            return Err(TournamentError::NoSuchRound(number));
+        }
+        let mut seen = std::collections::HashSet::new();
+        for &(a, b) in pairs {
+            for p in [a, b] {
+                let player = self
+                    .player(p)
+                    .ok_or_else(|| TournamentError::UnknownPlayer(p.to_string()))?;
+                if !seen.insert(p) {
+                    return Err(TournamentError::Corrupt(format!(
+                        "{} is paired twice",
+                        player.name
+                    )));
+                }
+            }
+        }
+        let pairs: Vec<(usize, usize)> =
+            pairs.iter().map(|&(a, b)| (a.index(), b.index())).collect();
+        Ok(pairing::opengotha_cost(self, number, &pairs))
+    }
+
     /// The record used by pairing and standings.
     pub(crate) fn history(&self, rounds: u32) -> History {
         History::build(self, rounds)
@@ -1181,6 +1214,9 @@ impl Tournament {
 
 fn check_settings(s: &Settings) -> Result<(), TournamentError> {
     let bad = |m: &str| Err(TournamentError::Settings(m.to_owned()));
+    if let Some(c) = &s.certification {
+        c.check()?;
+    }
     match s.system {
         System::RoundRobin { cycles: 0 } => return bad("a round robin needs at least one cycle"),
         System::Knockout { losses: 0 } | System::SwissElimination { losses: 0 } => {

@@ -31,6 +31,7 @@ fn mcmahon_event() -> Tournament {
                 basis: HandicapBasis::Mms,
                 correction: 1,
                 ceiling: 9,
+                no_handicap_from: None,
             },
         }),
         None,
@@ -113,7 +114,7 @@ fn opengotha_round_trip() {
     let t = mcmahon_event();
     let xml = opengotha::export(&t);
     assert!(xml.contains("<Tournament dataVersion=\"201\""));
-    assert!(xml.contains("name=\"Ahn\" participating=\"111\" rank=\"5D\""));
+    assert!(xml.contains("name=\"Ahn\" participating=\"11111111111111111111\" rank=\"5D\""));
     assert!(xml.contains("RESULT_WHITEWINS_BYDEF"));
     assert!(xml.contains("<PlacementCriterion name=\"MMS\" number=\"1\"/>"));
     let back = opengotha::import(&xml).unwrap();

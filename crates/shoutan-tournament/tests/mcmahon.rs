@@ -20,6 +20,7 @@ fn mcmahon(basis: HandicapBasis) -> System {
             basis,
             correction: 1,
             ceiling: 9,
+            no_handicap_from: None,
         },
     })
 }

@@ -22,6 +22,7 @@ fn system(mcmahon: bool) -> System {
                 basis: HandicapBasis::Mms,
                 correction: 2,
                 ceiling: 9,
+                no_handicap_from: None,
             },
         })
     } else {

@@ -10,9 +10,9 @@ use shoutan_rules::{Color, Rank};
 use shoutan_tournament::formats::report::{self, Format};
 use shoutan_tournament::formats::{csv, h9, opengotha, trf};
 use shoutan_tournament::{
-    ColourRule, Criterion, Entrant, HandicapBasis, HandicapRule, McMahon, NewPlayer, Outcome,
-    Ruling, Seeding, Settings, System, TeamFormat, TeamSettings, TieRule, Tournament,
-    WithdrawnValuation, file,
+    Certification, ColourRule, Criterion, Entrant, HandicapBasis, HandicapRule, McMahon, NewPlayer,
+    Outcome, PairingModel, Ruling, Seeding, Settings, System, TeamFormat, TeamSettings, TieRule,
+    Tournament, WithdrawnValuation, file,
 };
 
 /// Subcommands.
@@ -164,6 +164,10 @@ pub enum Command {
         /// Overwrite an existing tournament file.
         #[arg(long)]
         force: bool,
+        /// Pair the next rounds as OpenGotha does (opengotha, the default
+        /// for its files) or with Shoutan's own model (shoutan).
+        #[arg(long, default_value = "opengotha")]
+        pairing: String,
     },
 }
 
@@ -269,6 +273,10 @@ pub struct NewArgs {
     /// Handicap ceiling (0: even games).
     #[arg(long, default_value_t = 0)]
     ceiling: u8,
+    /// No handicap among players at or above this rank (OpenGotha's
+    /// handicap-free top group).
+    #[arg(long)]
+    no_handicap_from: Option<String>,
     /// Team event with this many boards per match (all-play-all: players
     /// a side; total-score: members whose points count for the team).
     #[arg(long)]
@@ -294,6 +302,28 @@ pub struct NewArgs {
     /// Score group seeding: slide or fold.
     #[arg(long, default_value = "slide")]
     seeding: String,
+    /// Swiss and McMahon pairing: shoutan (its own cost model) or opengotha
+    /// (OpenGotha's weights and procedure, with OpenGotha's default
+    /// parameters for the system).
+    #[arg(long, default_value = "shoutan")]
+    pairing: String,
+    /// Rank certification (段级位赛): games over the board a player needs to
+    /// be promoted (with --certify-rate).
+    #[arg(long)]
+    certify_games: Option<u32>,
+    /// Rank certification: the winning rate needed, in percent.
+    #[arg(long, default_value_t = 50)]
+    certify_rate: u8,
+    /// Rank certification: only games against opponents of at least this
+    /// rank count.
+    #[arg(long)]
+    certify_opponents_from: Option<String>,
+    /// Rank certification: grades gained.
+    #[arg(long, default_value_t = 1)]
+    certify_grades: u8,
+    /// Rank certification: the highest rank granted.
+    #[arg(long, default_value = "7d")]
+    certify_highest: String,
     /// Avoid pairing players of one club.
     #[arg(long)]
     avoid_club: bool,
@@ -514,11 +544,16 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             opengotha: xml,
             file,
             force,
+            pairing,
         } => {
             refuse_overwrite(&file, force)?;
+            let model = pairing_model(&pairing)?;
             let text = std::fs::read_to_string(&xml)
                 .with_context(|| format!("reading {}", xml.display()))?;
-            let t = opengotha::import(&text)?;
+            let mut t = opengotha::import(&text)?;
+            let mut settings = t.settings().clone();
+            settings.pairing_model = model;
+            t.set_settings(settings)?;
             file::save(&file, &t)?;
             println!(
                 "{}: {} players, {} rounds imported",
@@ -597,6 +632,14 @@ fn parse_ruling(s: &str) -> anyhow::Result<Ruling> {
     })
 }
 
+fn pairing_model(s: &str) -> anyhow::Result<PairingModel> {
+    match s.to_lowercase().as_str() {
+        "shoutan" => Ok(PairingModel::Shoutan),
+        "opengotha" | "gotha" => Ok(PairingModel::OpenGotha),
+        other => bail!("unknown pairing model {other:?} (expected shoutan or opengotha)"),
+    }
+}
+
 fn rank(s: &str) -> anyhow::Result<Rank> {
     Ok(s.parse::<Rank>()?)
 }
@@ -617,6 +660,7 @@ fn new(a: NewArgs) -> anyhow::Result<ExitCode> {
                 },
                 correction: a.correction,
                 ceiling: a.ceiling,
+                no_handicap_from: a.no_handicap_from.as_deref().map(rank).transpose()?,
             },
         }),
         "round-robin" | "rr" => System::RoundRobin { cycles: a.cycles },
@@ -671,6 +715,16 @@ fn new(a: NewArgs) -> anyhow::Result<ExitCode> {
         "fold" => Seeding::Fold,
         other => bail!("unknown seeding {other:?} (expected slide or fold)"),
     };
+    s.pairing_model = pairing_model(&a.pairing)?;
+    if let Some(games) = a.certify_games {
+        s.certification = Some(Certification {
+            min_games: games,
+            min_win_percent: a.certify_rate,
+            opponents_from: a.certify_opponents_from.as_deref().map(rank).transpose()?,
+            grades: a.certify_grades,
+            highest: rank(&a.certify_highest)?,
+        });
+    }
     s.avoid_same_club = a.avoid_club;
     s.avoid_same_country = a.avoid_country;
     s.avoid_teammates = a.avoid_teammates;

@@ -4,7 +4,9 @@
 //! `kill -9` in the middle of play has its games taken over by the others,
 //! with every acknowledged move kept, no version acknowledged twice and
 //! the downtime excused on the clocks; and an instance that was frozen past
-//! its lease (split brain) cannot write the game another instance took.
+//! its lease (split brain) cannot write the game another instance took;
+//! an event changed on one instance is pushed to every instance's lobby
+//! socket, and shown changed by each.
 //!
 //! Needs `SHOUTAN_TEST_POSTGRES`; each test makes a database of its own.
 
@@ -156,6 +158,68 @@ async fn play_through(
 
 fn postgres() -> Option<String> {
     shoutan_test_env::locate(shoutan_test_env::External::Postgres)
+}
+
+async fn get(player: &Player, path: &str) -> Value {
+    player
+        .http
+        .get(format!("{}{path}", player.base))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap()
+}
+
+/// An event run on instance A: B's lobby socket says each change, and B
+/// answers with the changed event when its client fetches it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_event_changed_on_one_instance_is_pushed_by_every_instance() {
+    let Some(admin) = postgres() else { return };
+    let db = Database::create(&admin).await;
+    let a = db.instance("a");
+    let b = db.instance("b");
+    let organiser = Player::register(&a.base, "olga").await;
+    let watcher = Player {
+        cookie: String::new(),
+        ..organiser.at(&b.base)
+    };
+    let mut lobby = watcher.connect("/api/lobby/ws").await.unwrap();
+    lobby.next_of("lobby").await;
+    let event = organiser
+        .post(
+            "/api/events",
+            json!({"name": "Cluster cup", "system": {"kind": "round_robin", "cycles": 1}}),
+        )
+        .await;
+    let id = event["id"].as_i64().unwrap();
+    assert_eq!(lobby.next_of("event_changed").await["id"], id);
+    let shown = get(&watcher, &format!("/api/events/{id}")).await;
+    assert_eq!(shown["config"]["name"], "Cluster cup", "{shown}");
+    for name in ["ann", "bob"] {
+        organiser
+            .post(&format!("/api/events/{id}/players"), json!({"name": name}))
+            .await;
+        assert_eq!(lobby.next_of("event_changed").await["id"], id);
+    }
+    organiser
+        .post(&format!("/api/events/{id}/rounds"), json!({}))
+        .await;
+    assert_eq!(lobby.next_of("event_changed").await["id"], id);
+    organiser
+        .post(
+            &format!("/api/events/{id}/rounds/1/tables/1/result"),
+            json!({"result": "B+"}),
+        )
+        .await;
+    assert_eq!(lobby.next_of("event_changed").await["id"], id);
+    let shown = get(&watcher, &format!("/api/events/{id}")).await;
+    assert_eq!(shown["players"].as_array().unwrap().len(), 2, "{shown}");
+    assert_eq!(shown["rounds"][0]["games"][0]["result"], "B+", "{shown}");
+    let standings = get(&watcher, &format!("/api/events/{id}/standings")).await;
+    assert_eq!(standings["rounds"], 1, "{standings}");
+    assert_eq!(standings["rows"][0]["values"][0], "2", "{standings}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

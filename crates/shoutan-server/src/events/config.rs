@@ -160,6 +160,8 @@ impl EventRequest {
             time_control: self.time_control.clone(),
             time_out: self.time_out,
             rated: self.rated.unwrap_or(true),
+            rengo: false,
+            simul: None,
         }
         .check()?;
         let late_arrival_ms = self.late_arrival_ms.unwrap_or(DEFAULT_LATE_ARRIVAL_MS);

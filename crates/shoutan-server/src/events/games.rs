@@ -9,7 +9,7 @@ use shoutan_tournament::{Game, Round};
 
 use super::event::Event;
 use crate::error::ApiError;
-use crate::rating::rank_of;
+use crate::rank_rule::shown_rank;
 use crate::settings::{ColourDecision, GameSettings, Seat};
 use crate::time;
 
@@ -42,6 +42,8 @@ fn settings(event: &Event, black: Seat, white: Seat, handicap: u8) -> GameSettin
         rated: game.rated,
         colours: ColourDecision::Choice,
         rating_handicap: i32::from(handicap),
+        partners: None,
+        simul: None,
     }
 }
 
@@ -76,9 +78,9 @@ pub async fn for_pairing(
             ApiError::conflict("account_gone", format!("the account of {name} is gone"))
         })?;
         Ok(Seat {
+            rank: shown_rank(&user),
             id: user.id,
             name: user.name,
-            rank: rank_of(user.rating.rating),
         })
     };
     let black = seat(store.user(b.id).await?, &b.name)?;
@@ -95,6 +97,7 @@ pub async fn for_pairing(
                 size: s.size.get(),
                 rated: s.rated,
                 settings: serde_json::to_string(&s).map_err(ApiError::internal)?,
+                simul: None,
                 created_at: time::now_millis(),
             },
         },

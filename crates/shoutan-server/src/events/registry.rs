@@ -1,15 +1,18 @@
 //! Every event in memory, each behind its own lock: a change is checked on
 //! a copy, written to the log (with the games it starts) and only then
-//! made. At start the events are rebuilt from their logs.
+//! made, and the lobby socket says the event changed. At start the events
+//! are rebuilt from their logs; in a cluster, an event another instance
+//! changed is brought up to date from its log before this instance's
+//! clients are told.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 
 use shoutan_store::{
     GameId, GameRow, NewTournament, NewTournamentGame, Store, StoreError, TournamentAction,
     TournamentGame, TournamentId, TournamentRow,
 };
-use tokio::sync::{Mutex, RwLock};
+use tokio::sync::{Mutex, RwLock, mpsc};
 
 use super::action::{Action, Person, RulingKind};
 use super::config::EventConfig;
@@ -61,17 +64,7 @@ impl Events {
         for row in events.store.tournaments().await? {
             match events.replay(&row).await {
                 Ok(event) => {
-                    let mut by_game = events.by_game.write().await;
-                    for (&(round, table), &game) in &event.games {
-                        by_game.insert(
-                            game,
-                            Seat {
-                                event: row.id,
-                                round,
-                                table,
-                            },
-                        );
-                    }
+                    events.seat_games(row.id, &event.games).await;
                     events
                         .events
                         .write()
@@ -81,7 +74,11 @@ impl Events {
                 Err(why) => tracing::error!("event {} does not replay: {why}", row.id),
             }
         }
-        Ok(Arc::new(events))
+        let events = Arc::new(events);
+        let (stale, changed) = mpsc::unbounded_channel();
+        events.lobby.refresh_events_with(stale);
+        tokio::spawn(refresh_when_told(Arc::downgrade(&events), changed));
+        Ok(events)
     }
 
     async fn replay(&self, row: &TournamentRow) -> Result<Event, String> {
@@ -100,7 +97,19 @@ impl Events {
         let organiser = self.person(row.organiser).await?;
         let mut event =
             Event::new(row.id, organiser, row.created_at, config).map_err(|e| e.message)?;
-        for stored in entries {
+        self.catch_up_log(&mut event, entries.collect()).await?;
+        Ok(event)
+    }
+
+    /// Applies the logged actions `event` does not have yet, and seats the
+    /// online games stored with them.
+    async fn catch_up_log(
+        &self,
+        event: &mut Event,
+        actions: Vec<TournamentAction>,
+    ) -> Result<(), String> {
+        let have = event.next_seq();
+        for stored in actions.into_iter().filter(|a| a.seq >= have) {
             if stored.seq != event.next_seq() {
                 return Err(format!("action {} out of order", stored.seq));
             }
@@ -116,13 +125,63 @@ impl Events {
         }
         for g in self
             .store
-            .tournament_games(row.id)
+            .tournament_games(event.id)
             .await
             .map_err(|e| e.to_string())?
         {
             event.games.insert((g.round, g.table), g.game);
         }
-        Ok(event)
+        Ok(())
+    }
+
+    /// Brings this instance's copy of an event another instance changed
+    /// (or created) up to date from its log.
+    async fn refresh(&self, id: TournamentId) -> Result<(), String> {
+        let known = self.events.read().await.get(&id).cloned();
+        let games = match known {
+            Some(event) => {
+                let actions = self
+                    .store
+                    .tournament_actions(id)
+                    .await
+                    .map_err(|e| e.to_string())?;
+                let mut e = event.lock().await;
+                self.catch_up_log(&mut e, actions).await?;
+                e.games.clone()
+            }
+            None => {
+                let rows = self.store.tournaments().await.map_err(|e| e.to_string())?;
+                let row = rows
+                    .iter()
+                    .find(|r| r.id == id)
+                    .ok_or_else(|| format!("no event {id} in the store"))?;
+                let event = self.replay(row).await?;
+                let games = event.games.clone();
+                self.events
+                    .write()
+                    .await
+                    .entry(id)
+                    .or_insert_with(|| Arc::new(Mutex::new(event)));
+                games
+            }
+        };
+        self.seat_games(id, &games).await;
+        Ok(())
+    }
+
+    /// Records where each of an event's online games sits.
+    async fn seat_games(&self, event: TournamentId, games: &BTreeMap<(u32, u32), GameId>) {
+        let mut by_game = self.by_game.write().await;
+        for (&(round, table), &game) in games {
+            by_game.insert(
+                game,
+                Seat {
+                    event,
+                    round,
+                    table,
+                },
+            );
+        }
     }
 
     async fn person(&self, id: shoutan_store::UserId) -> Result<Person, String> {
@@ -162,6 +221,7 @@ impl Events {
             row.id, organiser, created_at, config,
         )?));
         self.events.write().await.insert(row.id, Arc::clone(&event));
+        self.lobby.event_changed(row.id);
         Ok(event)
     }
 
@@ -197,7 +257,8 @@ impl Events {
         let at = time::now_millis();
         let mut next = event.clone();
         next.apply(action.clone(), actor.clone(), at)?;
-        let planned = self.games_started_by(&next, &action).await?;
+        let reseated = reseated_tables(event, &next, &action);
+        let planned = self.games_started_by(&next, &action, &reseated).await?;
         let (rows, settings): (Vec<_>, Vec<_>) = planned.into_iter().unzip();
         let made = self
             .store
@@ -214,17 +275,32 @@ impl Events {
             .await?;
         *event = next;
         self.to_live_game(event, &action).await;
+        self.end_reseated(event, &reseated).await;
         self.open(event, made, settings, at).await;
+        self.lobby.event_changed(event.id);
         Ok(())
     }
 
-    /// The online games `action`, just applied to `next`, starts.
+    /// The online games `action`, just applied to `next`, starts;
+    /// `reseated`: the tables of a round whose players a line-up changed.
     async fn games_started_by(
         &self,
         next: &Event,
         action: &Action,
+        reseated: &[(u32, u32)],
     ) -> Result<Vec<(NewTournamentGame, GameSettings)>, ApiError> {
         match *action {
+            Action::Lineup { round, .. } => {
+                let mut made = Vec::new();
+                let paired = next
+                    .tournament
+                    .rounds()
+                    .get((round as usize).wrapping_sub(1));
+                for g in reseated.iter().filter_map(|&(_, t)| paired?.game(t)) {
+                    made.extend(games::for_pairing(&*self.store, next, round, g).await?);
+                }
+                Ok(made)
+            }
             Action::StartRound { ref pairing } => {
                 games::for_round(&*self.store, next, pairing).await
             }
@@ -260,6 +336,27 @@ impl Events {
         self.change(event, Action::StartRound { pairing }, actor)
             .await?;
         Ok(number)
+    }
+
+    /// Ends the online games of the tables a line-up gave other players
+    /// (as replaced: 重下, whose result does not count) and unseats them;
+    /// the new pairings get their games from [`Events::open`].
+    async fn end_reseated(&self, event: &mut Event, reseated: &[(u32, u32)]) {
+        for table in reseated {
+            let Some(game) = event.games.remove(table) else {
+                continue;
+            };
+            self.by_game.write().await.remove(&game);
+            let Some(handle) = self.games.running(game).await else {
+                continue;
+            };
+            let replaced = GameEvent::Ruling {
+                result: shoutan_rules::GameResult::Replay,
+            };
+            if let Ok(Err(why)) = handle.arbiter(replaced).await {
+                tracing::info!(game, "event {}: not replaced: {why}", event.id);
+            }
+        }
     }
 
     /// Seats the games just created for `event` at their tables and starts
@@ -320,5 +417,52 @@ impl Events {
     #[must_use]
     pub fn store(&self) -> &Arc<dyn Store> {
         &self.store
+    }
+}
+
+/// The (round, table)s whose players `action` changed from `before` to
+/// `after`: a team's line-up given after its match was paired.
+fn reseated_tables(before: &Event, after: &Event, action: &Action) -> Vec<(u32, u32)> {
+    let Action::Lineup { round, .. } = *action else {
+        return Vec::new();
+    };
+    let index = (round as usize).wrapping_sub(1);
+    let (Some(was), Some(is)) = (
+        before.tournament.rounds().get(index),
+        after.tournament.rounds().get(index),
+    ) else {
+        return Vec::new();
+    };
+    is.games
+        .iter()
+        .filter(|g| {
+            was.game(g.table)
+                .is_none_or(|w| (w.black, w.white) != (g.black, g.white))
+        })
+        .map(|g| (round, g.table))
+        .collect()
+}
+
+/// Reads again each event another instance changed, then tells this
+/// instance's clients; ids told again while one is read are read once.
+/// Ends with the events.
+async fn refresh_when_told(
+    events: Weak<Events>,
+    mut changed: mpsc::UnboundedReceiver<TournamentId>,
+) {
+    while let Some(first) = changed.recv().await {
+        let mut ids = std::collections::BTreeSet::from([first]);
+        while let Ok(id) = changed.try_recv() {
+            ids.insert(id);
+        }
+        let Some(events) = events.upgrade() else {
+            return;
+        };
+        for id in ids {
+            if let Err(why) = events.refresh(id).await {
+                tracing::error!("event {id} changed elsewhere and was not read again: {why}");
+            }
+            events.lobby.event_refreshed(id);
+        }
     }
 }

@@ -56,7 +56,9 @@ impl Events {
             return;
         };
         let mut event = event.lock().await;
-        if decided(&event, seat.round, seat.table) {
+        // A game replaced at its table (a replay, a new line-up) decides nothing.
+        let current = event.games.get(&(seat.round, seat.table)) == Some(&game);
+        if !current || decided(&event, seat.round, seat.table) {
             return;
         }
         let action = Action::Result {

@@ -537,7 +537,7 @@ async fn standings(
 async fn crosstable(
     State(app): State<AppState>,
     p: Params,
-) -> Result<Json<Vec<views::CrossRow>>, ApiError> {
+) -> Result<Json<views::CrosstableView>, ApiError> {
     let event = app.events.get(p.number("id")?).await?;
     let e = event.lock().await;
     Ok(Json(views::crosstable(&e.tournament.standings())))

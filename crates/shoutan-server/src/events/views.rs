@@ -7,7 +7,7 @@ use serde::Serialize;
 use shoutan_rules::Rank;
 use shoutan_store::{GameId, TournamentId, UserId};
 use shoutan_tournament::formats::report::cell_text;
-use shoutan_tournament::{Entrant, PlayerId, Round, Standings, System};
+use shoutan_tournament::{Cell, Entrant, PlayerId, PlayerResult, Round, Row, Standings, System};
 
 use super::action::{Action, Person};
 use super::config::EventConfig;
@@ -92,6 +92,32 @@ pub struct GameView {
     pub warnings: [u8; 2],
     /// The online game.
     pub game: Option<GameId>,
+    /// In a team event: the match (from 1, as in the round's `matches`).
+    #[serde(rename = "match", skip_serializing_if = "Option::is_none")]
+    pub team_match: Option<u32>,
+    /// In a team event: the board in the match (from 1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub board: Option<u8>,
+}
+
+/// A team as a match shows it.
+#[derive(Clone, Debug, Serialize)]
+pub struct TeamSide {
+    /// The team's number, from 1.
+    pub number: u32,
+    /// Its name.
+    pub name: String,
+}
+
+/// A team match of a round.
+#[derive(Clone, Debug, Serialize)]
+pub struct MatchView {
+    /// Its number in the round, from 1.
+    pub number: u32,
+    /// The team with black on board 1.
+    pub black: TeamSide,
+    /// The other team.
+    pub white: TeamSide,
 }
 
 /// A bye or rest.
@@ -110,6 +136,8 @@ pub struct RoundView {
     pub number: u32,
     /// Its games.
     pub games: Vec<GameView>,
+    /// Its team matches (team events; their games name them).
+    pub matches: Vec<MatchView>,
     /// Its byes.
     pub byes: Vec<ByeView>,
     /// When it was paired (ms).
@@ -210,6 +238,24 @@ pub fn round(e: &Event, r: &Round) -> RoundView {
                 result: g.outcome.map(|o| o.to_string()),
                 warnings: g.warnings,
                 game: e.games.get(&(r.number, g.table)).copied(),
+                team_match: g.board.map(|(m, _)| m + 1),
+                board: g.board.map(|(_, b)| b),
+            })
+            .collect(),
+        matches: r
+            .matches
+            .iter()
+            .zip(1..)
+            .map(|(m, number)| {
+                let team = |t: shoutan_tournament::TeamId| TeamSide {
+                    number: t.0 + 1,
+                    name: e.tournament.entrant_name(Entrant::Team(t)).to_owned(),
+                };
+                MatchView {
+                    number,
+                    black: team(m.black),
+                    white: team(m.white),
+                }
             })
             .collect(),
         byes: r
@@ -303,6 +349,9 @@ pub struct StandingRow {
     pub number: u32,
     /// Name.
     pub name: String,
+    /// Games (matches in a team event) won, by forfeit too; byes are not
+    /// wins.
+    pub wins: u32,
     /// One value per column, as shown.
     pub values: Vec<String>,
     /// Withdrawn.
@@ -351,6 +400,27 @@ fn number(entrant: Entrant) -> u32 {
     }
 }
 
+/// The games a row won (forfeit wins included).
+fn wins(r: &Row) -> u32 {
+    let won = |c: &&Cell| {
+        matches!(
+            c,
+            Cell::Game {
+                result: Some(PlayerResult::Win | PlayerResult::ForfeitWin),
+                ..
+            }
+        )
+    };
+    u32::try_from(r.cells.iter().filter(won).count()).unwrap_or(u32::MAX)
+}
+
+/// A row's value in every column, as shown.
+fn values(s: &Standings, r: &Row) -> Vec<String> {
+    (0..s.columns.len())
+        .map(|c| s.shown(r, c).to_string())
+        .collect()
+}
+
 /// Standings as shown.
 #[must_use]
 pub fn standings(s: &Standings) -> StandingsView {
@@ -366,9 +436,8 @@ pub fn standings(s: &Standings) -> StandingsView {
                 playoff: r.playoff,
                 number: number(r.entrant),
                 name: r.name.clone(),
-                values: (0..s.columns.len())
-                    .map(|c| s.shown(r, c).to_string())
-                    .collect(),
+                wins: wins(r),
+                values: values(s, r),
                 withdrawn: r.withdrawn,
             })
             .collect(),
@@ -380,24 +449,50 @@ pub fn standings(s: &Standings) -> StandingsView {
 pub struct CrossRow {
     /// Place.
     pub place: u32,
+    /// Shared with another.
+    pub shared: bool,
     /// Name.
     pub name: String,
     /// One cell per round in EGF notation (`3+/b`, `5-/w2`, `0=`…).
     pub cells: Vec<String>,
+    /// Games won.
+    pub wins: u32,
+    /// The totals: one value per column of the standings (`columns`).
+    pub values: Vec<String>,
+}
+
+/// The crosstable: places and totals as in the standings after the same
+/// rounds.
+#[derive(Clone, Debug, Serialize)]
+pub struct CrosstableView {
+    /// Rounds counted.
+    pub rounds: u32,
+    /// The totals' headers (`POINTS`, `SOS`…).
+    pub columns: Vec<String>,
+    /// Lines in order of place.
+    pub rows: Vec<CrossRow>,
 }
 
 /// The crosstable.
 #[must_use]
-pub fn crosstable(s: &Standings) -> Vec<CrossRow> {
+pub fn crosstable(s: &Standings) -> CrosstableView {
     let place_of = |e: Entrant| s.row(e).map_or(0, |r| r.place);
-    s.rows
-        .iter()
-        .map(|r| CrossRow {
-            place: r.place,
-            name: r.name.clone(),
-            cells: r.cells.iter().map(|c| cell_text(c, &place_of)).collect(),
-        })
-        .collect()
+    CrosstableView {
+        rounds: s.rounds,
+        columns: s.columns.iter().map(|c| c.header()).collect(),
+        rows: s
+            .rows
+            .iter()
+            .map(|r| CrossRow {
+                place: r.place,
+                shared: r.shared,
+                name: r.name.clone(),
+                cells: r.cells.iter().map(|c| cell_text(c, &place_of)).collect(),
+                wins: wins(r),
+                values: values(s, r),
+            })
+            .collect(),
+    }
 }
 
 /// A knockout bracket: each round's matches, with the winner once known.

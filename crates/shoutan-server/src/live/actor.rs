@@ -635,6 +635,17 @@ impl Actor {
                 "the game ended before your message (a clock ran out)",
             ));
         }
+        if turn
+            && let Some(partner) = self.state.partner_to_move()
+            && self.state.game.to_move() == color
+            && partner.id != user
+        {
+            return Err(ErrorFrame::new(
+                id,
+                "partners_turn",
+                format!("it is your partner {}'s turn", partner.name),
+            ));
+        }
         let lag_ms = lag.as_millis();
         let event = match message {
             ClientMessage::Move { point } => GameEvent::Move {

@@ -40,7 +40,8 @@ use crate::cluster::Membership;
 use crate::computer::Computer;
 use crate::config::ServerConfig;
 use crate::lobby::Lobby;
-use crate::rating::after_game;
+use crate::rank_rule::next_standing;
+use crate::rating::{after_game, rank_of};
 use crate::settings::GameSettings;
 use crate::time;
 use shoutan_store::cluster::Claim;
@@ -509,14 +510,28 @@ async fn record(store: &dyn Store, ending: &Ending) -> Result<(), StoreError> {
                         "change": ((after.rating - before.rating) * 10.0).round() / 10.0,
                     })
                 };
+                let black_standing = next_standing(black.standing, b);
+                let white_standing = next_standing(white.standing, w);
+                let shown = |standing: Option<shoutan_store::RankStanding>,
+                             r: shoutan_store::Rating| {
+                    standing
+                        .map_or_else(|| rank_of(r.rating), |s| s.shown)
+                        .to_string()
+                };
+                let mut summary = serde_json::json!({
+                    "black": change(black.rating, b),
+                    "white": change(white.rating, w),
+                });
+                summary["black"]["rank"] = shown(black_standing, b).into();
+                summary["black"]["provisional"] = black_standing.is_none().into();
+                summary["white"]["rank"] = shown(white_standing, w).into();
+                summary["white"]["provisional"] = white_standing.is_none().into();
                 Some(RatingUpdate {
                     black: b,
                     white: w,
-                    summary: serde_json::json!({
-                        "black": change(black.rating, b),
-                        "white": change(white.rating, w),
-                    })
-                    .to_string(),
+                    black_standing,
+                    white_standing,
+                    summary: summary.to_string(),
                 })
             })
         }

@@ -10,7 +10,7 @@ use shoutan_rules::{Color, Game, GameError, GameResult, Move, Phase, Point, Poin
 use shoutan_store::UserId;
 
 use super::event::{ChatChannel, CommandRef, GameEvent};
-use crate::settings::GameSettings;
+use crate::settings::{GameSettings, Seat};
 
 /// Requests waiting for the opponent's answer: who asked, for each kind.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
@@ -456,6 +456,24 @@ impl LiveState {
         {
             tracing::debug!("clock left as it was at the end of the game");
         }
+    }
+
+    /// In rengo, the partner whose turn it is (in setup and play); `None`
+    /// in a game of two, where the colour to move says it all.
+    #[must_use]
+    pub fn partner_to_move(&self) -> Option<&Seat> {
+        self.settings.partners.as_ref()?;
+        if !matches!(self.game.phase(), Phase::Setup | Phase::Play) {
+            return None;
+        }
+        let color = self.game.to_move();
+        let turns = self
+            .game
+            .turns()
+            .iter()
+            .filter(|t| t.color == color)
+            .count();
+        Some(self.settings.turn_of(color, turns))
     }
 
     /// The moves as played, with passes.

@@ -4,10 +4,11 @@
 use serde::Serialize;
 use shoutan_clock::{Instant, Reading};
 use shoutan_rules::{ByColor, Color, GameResult, Handicap, Phase, Point, Ruleset};
+use shoutan_store::UserId;
 
 use super::event::{ChatChannel, GameEvent};
 use super::state::{ChatLine, Effects, LiveState, Offers};
-use crate::settings::{ColourDecision, Seat};
+use crate::settings::{ColourDecision, Partners, Seat};
 
 /// A result in both notations.
 #[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
@@ -76,9 +77,17 @@ pub struct StateView {
     pub counting: Option<CountingView>,
     /// The result, once there is one.
     pub result: Option<ResultView>,
+    /// The dead stones both players agreed on, in a game that ended by that
+    /// count: with the board, they give back its territory and count after
+    /// any reload or restart.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agreed_dead: Option<Vec<String>>,
     /// An arbiter's warnings to each player (Art. 24: each −1 子 at
     /// counting, the second loses).
     pub warnings: ByColor<u8>,
+    /// In rengo, the player whose turn it is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub player_to_move: Option<UserId>,
 }
 
 fn points(size: shoutan_rules::BoardSize, ps: impl IntoIterator<Item = Point>) -> Vec<String> {
@@ -133,7 +142,12 @@ impl LiveState {
             } else {
                 self.game.result().map(ResultView::from)
             },
+            agreed_dead: self
+                .game
+                .agreed_dead()
+                .map(|dead| points(size, dead.iter())),
             warnings: ByColor::of(|c| self.game.warnings()[c.index()]),
+            player_to_move: self.partner_to_move().map(|s| s.id),
         }
     }
 
@@ -254,6 +268,12 @@ pub struct GameView {
     pub black: Seat,
     /// White.
     pub white: Seat,
+    /// In rengo, each team's second player.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub partners: Option<Partners>,
+    /// The simul this game is a board of.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub simul: Option<i64>,
     /// The settings.
     pub settings: SettingsView,
     /// The version of the last event.
@@ -287,6 +307,8 @@ impl LiveState {
             created_at,
             black: s.black.clone(),
             white: s.white.clone(),
+            partners: s.partners.clone(),
+            simul: s.simul,
             settings: SettingsView {
                 size: s.size.get(),
                 ruleset_name: s.ruleset.to_string(),

@@ -71,10 +71,13 @@ impl Origins {
 
     /// Their WebSocket forms (`ws://`, `wss://`), for the CSP's
     /// `connect-src`: browsers before CSP 3 do not count them as `'self'`.
+    /// An IPv6 literal (`[::1]`) has no CSP host-source form (Chromium
+    /// reports it as invalid on every page): it is left to `'self'`.
     #[must_use]
     pub fn websocket_forms(&self) -> Vec<String> {
         self.0
             .iter()
+            .filter(|o| !o.contains("://["))
             .filter_map(|o| {
                 o.strip_prefix("https://")
                     .map(|rest| format!("wss://{rest}"))
@@ -118,6 +121,11 @@ mod tests {
         assert_eq!(lan.list(), ["http://192.168.1.5:8080"]);
         let v6 = Origins::for_listener(&[], "[::1]:8080".parse().unwrap());
         assert!(v6.allows("http://[::1]:8080") && v6.allows("http://localhost:8080"));
+        assert_eq!(
+            v6.websocket_forms(),
+            ["ws://127.0.0.1:8080", "ws://localhost:8080"],
+            "no IPv6 literal in a CSP source"
+        );
         let public = Origins::for_listener(
             &[
                 "HTTPS://Play.Example.org:443/".to_owned(),
@@ -132,6 +140,10 @@ mod tests {
         assert_eq!(
             public.websocket_forms(),
             ["wss://play.example.org", "ws://go.local"]
+        );
+        assert_eq!(
+            all.websocket_forms(),
+            ["ws://127.0.0.1:9000", "ws://localhost:9000"]
         );
     }
 }

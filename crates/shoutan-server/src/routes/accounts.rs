@@ -17,7 +17,8 @@ use crate::accounts::session::{self, LoggedIn};
 use crate::error::ApiError;
 use crate::net::client::ClientAddress;
 use crate::net::connections::AddressKey;
-use crate::rating::{RatingView, newcomer};
+use crate::rank_rule::RatingView;
+use crate::rating::newcomer;
 use crate::time;
 
 /// A player as shown.
@@ -29,7 +30,7 @@ pub struct PlayerView {
     pub name: String,
     /// The rank the player declared.
     pub declared_rank: Rank,
-    /// The rating and the rank it corresponds to.
+    /// The rating and the rank shown.
     pub rating: RatingView,
     /// Rated games played.
     pub rated_games: u32,
@@ -43,7 +44,7 @@ impl From<&User> for PlayerView {
             id: u.id,
             name: u.name.clone(),
             declared_rank: u.declared_rank,
-            rating: u.rating.into(),
+            rating: RatingView::of(u),
             rated_games: u.rated_games,
             created_at: u.created_at,
         }

@@ -1,19 +1,23 @@
 //! Challenges: make one (open or to a named player), accept one (the game
-//! starts), withdraw one.
+//! starts), withdraw one. A rengo or a simul is a challenge of several
+//! seats: each player who accepts takes one (and may leave it), and the
+//! last seat taken starts the games.
 
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use shoutan_store::{ChallengeId, NewChallenge, NewGame, User};
+use shoutan_store::{
+    Challenge, ChallengeId, Joined, NewChallenge, NewGame, Starting, StoreError, User,
+};
 
 use super::extract::{Body, Id};
 use crate::AppState;
 use crate::accounts::session::{LoggedIn, Visitor};
 use crate::error::ApiError;
 use crate::lobby::{ChallengeView, LiveGameView, StoredChallenge, visible_challenges};
-use crate::rating::rank_of;
-use crate::settings::{ChallengeRequest, GameSettings, Seat};
+use crate::rank_rule::shown_rank;
+use crate::settings::{ChallengeRequest, ChallengeSettings, GameSettings, Mode, Seat};
 use crate::time;
 
 /// Open challenges a player may have at once.
@@ -52,7 +56,7 @@ pub(crate) fn seat(user: &User) -> Seat {
     Seat {
         id: user.id,
         name: user.name.clone(),
-        rank: rank_of(user.rating.rating),
+        rank: shown_rank(user),
     }
 }
 
@@ -64,6 +68,18 @@ pub async fn create(
 ) -> Result<Response, ApiError> {
     let settings = request.check()?;
     check_live_games(&app, &[&user])?;
+    if let Mode::Simul { boards } = settings.mode {
+        let playing = app.lobby.games_of(user.id).len();
+        let max = app.config.max_live_games;
+        if playing + usize::try_from(boards).unwrap_or(usize::MAX) > max {
+            return Err(ApiError::conflict(
+                "too_many_games",
+                format!(
+                    "a simul of {boards} boards and your {playing} live games are more than a player may have at once ({max})"
+                ),
+            ));
+        }
+    }
     let opponent = match &request.opponent {
         None => None,
         Some(name) => {
@@ -102,13 +118,14 @@ pub async fn create(
     }
     let stored = StoredChallenge {
         settings,
-        challenger_rank: rank_of(user.rating.rating),
+        challenger_rank: shown_rank(&user),
     };
     let challenge = app
         .store
         .create_challenge(NewChallenge {
             challenger: user.id,
             opponent,
+            seats: stored.settings.mode.seats(),
             settings: serde_json::to_string(&stored).map_err(ApiError::internal)?,
             created_at: time::now_millis(),
         })
@@ -149,6 +166,9 @@ pub async fn accept(
         .user(challenge.challenger.id)
         .await?
         .ok_or_else(|| ApiError::conflict("challenge_gone", "the challenger's account is gone"))?;
+    if stored.settings.mode != Mode::Single {
+        return join(&app, &user, &challenger, &view, stored.settings).await;
+    }
     let settings = GameSettings::resolve(
         &stored.settings,
         seat(&challenger),
@@ -181,6 +201,7 @@ pub(crate) async fn begin(
                 size: settings.size.get(),
                 rated: settings.rated,
                 settings: serde_json::to_string(&settings).map_err(ApiError::internal)?,
+                simul: None,
                 created_at: time::now_millis(),
             },
         )
@@ -192,6 +213,123 @@ pub(crate) async fn begin(
     app.games.start(row).await.map_err(ApiError::internal)?;
     app.lobby.game_started(game.clone());
     Ok(game)
+}
+
+/// Takes a seat of a rengo or a simul; the last seat starts the games
+/// (201 with them), any other answers 200 with the challenge.
+async fn join(
+    app: &AppState,
+    user: &User,
+    challenger: &User,
+    view: &ChallengeView,
+    settings: ChallengeSettings,
+) -> Result<Response, ApiError> {
+    let host = seat(challenger);
+    let simul = view.id;
+    let start: Starting = Box::new(move |c: &Challenge| start_games(&settings, host, c, simul));
+    let me = serde_json::to_string(&seat(user)).map_err(ApiError::internal)?;
+    let starting = app.game_starts.lock().await;
+    check_live_games(app, &[user])?;
+    let joined = app
+        .store
+        .join_challenge(view.id, (user.id, me), time::now_millis(), start)
+        .await?;
+    let answer = match joined {
+        Joined::Waiting(challenge) => {
+            let view = ChallengeView::of(&challenge)?;
+            app.lobby.challenge_opened(view.clone());
+            (StatusCode::OK, Json(serde_json::json!({"challenge": view}))).into_response()
+        }
+        Joined::Started(rows) => {
+            app.lobby.challenge_closed(view);
+            let mut games = Vec::with_capacity(rows.len());
+            for row in rows {
+                let settings: GameSettings =
+                    serde_json::from_str(&row.settings).map_err(ApiError::internal)?;
+                let game = LiveGameView::of(row.id, row.created_at, &settings);
+                app.games.start(row).await.map_err(ApiError::internal)?;
+                app.lobby.game_started(game.clone());
+                games.push(game);
+            }
+            (
+                StatusCode::CREATED,
+                Json(serde_json::json!({"games": games})),
+            )
+                .into_response()
+        }
+    };
+    drop(starting);
+    Ok(answer)
+}
+
+/// The games of a challenge whose seats are all taken: one rengo, or a
+/// simul's boards (the host against each joiner, in the order they came).
+fn start_games(
+    settings: &ChallengeSettings,
+    host: Seat,
+    challenge: &Challenge,
+    simul: ChallengeId,
+) -> Result<Vec<NewGame>, StoreError> {
+    let corrupt = |what: String| StoreError::Corrupt(format!("starting challenge {simul}: {what}"));
+    let joined: Vec<Seat> = challenge
+        .joined
+        .iter()
+        .map(|j| serde_json::from_str(&j.seat).map_err(|e| corrupt(e.to_string())))
+        .collect::<Result<_, _>>()?;
+    let mut rng = fastrand::Rng::new();
+    let games = match settings.mode {
+        Mode::Rengo => {
+            let three: [Seat; 3] = joined
+                .try_into()
+                .map_err(|_| corrupt("a rengo needs three who join".into()))?;
+            vec![
+                GameSettings::resolve_rengo(settings, host, three, &mut rng)
+                    .map_err(|e| corrupt(e.message))?,
+            ]
+        }
+        Mode::Simul { .. } => joined
+            .into_iter()
+            .map(|opponent| {
+                let mut board = GameSettings::resolve(settings, host.clone(), opponent, &mut rng)
+                    .map_err(|e| corrupt(e.message))?;
+                board.simul = Some(simul);
+                Ok(board)
+            })
+            .collect::<Result<_, StoreError>>()?,
+        Mode::Single => return Err(corrupt("a game of two has no seats".into())),
+    };
+    games
+        .iter()
+        .map(|g| {
+            Ok(NewGame {
+                black: g.black.id,
+                white: g.white.id,
+                size: g.size.get(),
+                rated: g.rated,
+                settings: serde_json::to_string(g).map_err(|e| corrupt(e.to_string()))?,
+                simul: g.simul,
+                created_at: time::now_millis(),
+            })
+        })
+        .collect()
+}
+
+/// Gives up one's seat of a rengo or a simul not yet started.
+pub async fn leave(
+    State(app): State<AppState>,
+    LoggedIn(user): LoggedIn,
+    Id(id): Id,
+) -> Result<Response, ApiError> {
+    if !app.store.leave_challenge(id, user.id).await? {
+        return Err(ApiError::conflict(
+            "no_seat",
+            format!("you have no seat in open challenge {id}"),
+        ));
+    }
+    if let Some(challenge) = app.store.challenge(id).await? {
+        app.lobby.challenge_opened(ChallengeView::of(&challenge)?);
+    }
+    Ok(StatusCode::NO_CONTENT.into_response())
 }
 
 /// Withdraws one's challenge.

@@ -15,7 +15,7 @@ use crate::AppState;
 use crate::accounts::session::LoggedIn;
 use crate::error::ApiError;
 use crate::lobby::StoredChallenge;
-use crate::rating::rank_of;
+use crate::rank_rule::shown_rank;
 use crate::settings::{ChallengeRequest, GameSettings};
 use crate::time;
 
@@ -123,7 +123,7 @@ pub async fn create(
     check_live_games(&app, &[&user])?;
     let stored = StoredChallenge {
         settings,
-        challenger_rank: rank_of(user.rating.rating),
+        challenger_rank: shown_rank(&user),
     };
     let challenge = app
         .store
@@ -131,6 +131,7 @@ pub async fn create(
             challenger: user.id,
             opponent: Some(computer.id),
             settings: serde_json::to_string(&stored).map_err(ApiError::internal)?,
+            seats: 1,
             created_at: time::now_millis(),
         })
         .await?;

@@ -210,3 +210,70 @@ pub async fn events(
     }
     Ok(Json(out))
 }
+
+/// A board of a simul as its page lists it.
+#[derive(Serialize)]
+pub struct SimulBoard {
+    /// The game.
+    pub id: i64,
+    /// Black.
+    pub black: crate::settings::Seat,
+    /// White.
+    pub white: crate::settings::Seat,
+    /// `live`, `finished` or `cancelled`.
+    pub status: &'static str,
+    /// Who is to move, while it is played.
+    pub to_move: Option<shoutan_rules::Color>,
+    /// Turns played (of a game in memory).
+    pub moves: Option<usize>,
+    /// The result in international notation, once over.
+    pub result: Option<String>,
+}
+
+/// `GET /api/simuls/{id}`: the boards of the simul opened as challenge
+/// `id`, by game id: who plays whom, whose move, the results.
+pub async fn simul(
+    State(app): State<AppState>,
+    Id(id): Id,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let rows = app.store.simul_games(id).await?;
+    let mut boards = Vec::with_capacity(rows.len());
+    for row in rows {
+        let settings: crate::settings::GameSettings =
+            serde_json::from_str(&row.settings).map_err(ApiError::internal)?;
+        let mut board = SimulBoard {
+            id: row.id,
+            black: settings.black.clone(),
+            white: settings.white.clone(),
+            status: row.status.as_str(),
+            to_move: None,
+            moves: None,
+            result: row.result.clone(),
+        };
+        if let Some(handle) = app.games.running(row.id).await
+            && let Ok(state) = handle.state().await
+        {
+            let view = state.state_view();
+            board.to_move = view.to_move;
+            board.moves = Some(view.moves);
+        }
+        boards.push(board);
+    }
+    // The host is the player of every board.
+    let host = boards.first().and_then(|first| {
+        [&first.black, &first.white]
+            .into_iter()
+            .find(|s| {
+                boards
+                    .iter()
+                    .all(|b| b.black.id == s.id || b.white.id == s.id)
+            })
+            .cloned()
+    });
+    let Some(host) = host else {
+        return Err(ApiError::not_found(format!("no simul {id} has started")));
+    };
+    Ok(Json(
+        serde_json::json!({"id": id, "host": host, "boards": boards}),
+    ))
+}

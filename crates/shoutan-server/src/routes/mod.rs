@@ -2,7 +2,7 @@
 //! against which the OpenAPI document is checked.
 
 mod accounts;
-mod challenges;
+pub(crate) mod challenges;
 mod computer;
 pub(crate) mod extract;
 mod games;
@@ -67,6 +67,12 @@ fn table() -> Vec<(Route, MethodRouter<AppState>)> {
             "/api/challenges/{id}",
             delete(challenges::cancel),
         ),
+        r(
+            Method::DELETE,
+            "/api/challenges/{id}/seat",
+            delete(challenges::leave),
+        ),
+        r(Method::GET, "/api/simuls/{id}", get(games::simul)),
         r(Method::GET, "/api/computer", get(computer::levels)),
         r(Method::POST, "/api/computer/games", post(computer::create)),
         r(Method::GET, "/api/lobby/ws", get(crate::lobby::lobby_ws)),

@@ -271,9 +271,21 @@ async fn a_swiss_of_six_over_three_rounds(backend: Backend) {
     assert_eq!(standing_rows(&standings.json), expected);
     assert_eq!(expected[0].0, "ann", "ann beat everyone she met");
 
-    let crosstable = organiser.get(&format!("/api/events/{id}/crosstable")).await;
-    assert_eq!(crosstable.json.as_array().unwrap().len(), 6);
-    assert_eq!(crosstable.json[0]["cells"].as_array().unwrap().len(), 3);
+    // The crosstable: places, wins and totals as in the standings.
+    let cross = organiser
+        .get(&format!("/api/events/{id}/crosstable"))
+        .await
+        .json;
+    assert_eq!(cross["columns"], standings.json["columns"]);
+    let rows = cross["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 6);
+    assert_eq!(rows[0]["cells"].as_array().unwrap().len(), 3);
+    for (c, s) in rows.iter().zip(standings.json["rows"].as_array().unwrap()) {
+        for key in ["name", "place", "shared", "wins", "values"] {
+            assert_eq!(c[key], s[key], "{key}: {c} {s}");
+        }
+    }
+    assert_eq!(rows[0]["wins"], 3, "ann won her three games: {cross}");
 
     // The log says who did what; results came from the games (no actor).
     let log = organiser.get(&format!("/api/events/{id}/log")).await.json;
@@ -761,6 +773,99 @@ async fn a_team_match_on_two_boards(backend: Backend) {
     assert_eq!(rows[1]["values"], json!(["0", "0", "0", "0"]));
 }
 
+/// A line-up named for a match already paired (临场出人制): each board
+/// whose players change gets a new online game, the old one ends as
+/// replaced and does not count, and the match is decided by the new games.
+async fn a_lineup_reseats_the_boards_it_changes(backend: Backend) {
+    let Some(server) = TestServer::new(backend, config()).await else {
+        return;
+    };
+    let organiser = server.player("organiser", "2d").await;
+    let id = create_event(
+        &organiser,
+        json!({
+            "name": "Captains' cup",
+            "system": {"kind": "round_robin", "cycles": 1},
+            "teams": {"boards": 2, "format": "per_match"},
+            "size": 9,
+            "rated": false,
+        }),
+    )
+    .await;
+    let players = register(&server, id, &["ann", "bob", "cai", "dee", "eve", "fay"]).await;
+    for (name, members) in [("Dragons", [1, 2, 3]), ("Tigers", [4, 5, 6])] {
+        let team = organiser
+            .post(
+                &format!("/api/events/{id}/teams"),
+                json!({"name": name, "members": members}),
+            )
+            .await;
+        assert_eq!(team.status, 201, "{}", team.body);
+    }
+    let started = organiser
+        .post(&format!("/api/events/{id}/rounds"), json!({}))
+        .await;
+    assert_eq!(started.status, 201, "{}", started.body);
+    assert_eq!(started.json["matches"][0]["number"], 1, "{}", started.body);
+    let before = started.json["games"].as_array().unwrap().clone();
+    assert_eq!(
+        before
+            .iter()
+            .map(|g| g["board"].clone())
+            .collect::<Vec<_>>(),
+        [json!(1), json!(2)]
+    );
+    let tigers = |g: &Value| -> Vec<u64> {
+        ["black", "white"]
+            .iter()
+            .map(|c| g[*c]["number"].as_u64().unwrap())
+            .filter(|&n| n > 3)
+            .collect()
+    };
+    assert_eq!(
+        before.iter().flat_map(tigers).collect::<Vec<_>>(),
+        [4, 5],
+        "the registered order"
+    );
+    let changed = organiser
+        .post(
+            &format!("/api/events/{id}/lineups"),
+            json!({"round": 1, "team": 2, "players": [6, 4]}),
+        )
+        .await;
+    assert_eq!(changed.status, 200, "{}", changed.body);
+    let after = changed.json["rounds"][0]["games"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert_eq!(after.iter().flat_map(tigers).collect::<Vec<_>>(), [6, 4]);
+    for (old, new) in before.iter().zip(&after) {
+        assert_ne!(old["game"], new["game"], "a new game: {new}");
+        let ended = organiser.game(old["game"].as_i64().unwrap()).await;
+        assert_eq!(ended["state"]["result"]["chinese"], "重下", "{ended}");
+    }
+    for g in &after {
+        play(&players, g).await;
+    }
+    let event = until(&organiser, id, "the match", round_complete(1)).await;
+    let results: Vec<_> = event["rounds"][0]["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["result"].clone())
+        .collect();
+    assert!(results.iter().all(Value::is_string), "{event}");
+    let standings = organiser
+        .get(&format!("/api/events/{id}/standings"))
+        .await
+        .json;
+    assert_eq!(standings["rows"][0]["name"], "Dragons", "{standings}");
+    assert_eq!(
+        standings["rows"][0]["wins"], 1,
+        "the match won: {standings}"
+    );
+}
+
 /// A replay ruling (重下) ends the game on the board and seats the same
 /// pairing at a new game, whose result then decides the table; the new
 /// game is still the table's after a restart.
@@ -961,7 +1066,51 @@ async fn standings_show_the_round_in_progress(backend: Backend) {
     assert!(done["live"].is_null(), "{done}");
 }
 
+/// Every change of an event is said on the lobby socket (issue 20) — the
+/// creation, a registration, a pairing, a result — so that the event's
+/// pages fetch it again when it changes instead of polling.
+async fn the_lobby_socket_says_when_an_event_changes(backend: Backend) {
+    let Some(server) = TestServer::new(backend, config()).await else {
+        return;
+    };
+    let organiser = server.player("organiser", "2d").await;
+    let (mut watcher, _) = Client::anonymous(&server).lobby().await;
+    let id = create_event(
+        &organiser,
+        json!({"name": "Over the board", "system": {"kind": "round_robin", "cycles": 1}}),
+    )
+    .await;
+    let mut told = async || watcher.next_of("event_changed").await["id"].clone();
+    assert_eq!(told().await, id, "created");
+    for name in ["ann", "bob"] {
+        let added = organiser
+            .post(&format!("/api/events/{id}/players"), json!({"name": name}))
+            .await;
+        assert_eq!(added.status, 201, "{}", added.body);
+        assert_eq!(told().await, id, "{name} registered");
+    }
+    let started = organiser
+        .post(&format!("/api/events/{id}/rounds"), json!({}))
+        .await;
+    assert_eq!(started.status, 201, "{}", started.body);
+    assert_eq!(told().await, id, "round 1 paired");
+    let entered = organiser
+        .post(
+            &format!("/api/events/{id}/rounds/1/tables/1/result"),
+            json!({"result": "W+"}),
+        )
+        .await;
+    assert_eq!(entered.status, 200, "{}", entered.body);
+    assert_eq!(told().await, id, "the result");
+    let standings = organiser
+        .get(&format!("/api/events/{id}/standings"))
+        .await
+        .json;
+    assert_eq!(standings["rounds"], 1, "{standings}");
+}
+
 crate::for_both_backends!(
+    the_lobby_socket_says_when_an_event_changes,
     standings_show_the_round_in_progress,
     a_swiss_of_six_over_three_rounds,
     a_knockout_of_four_with_a_no_show,
@@ -971,6 +1120,7 @@ crate::for_both_backends!(
     an_arbiters_result_ends_the_live_game,
     a_replay_ruling_starts_a_new_game,
     a_team_match_on_two_boards,
+    a_lineup_reseats_the_boards_it_changes,
     warnings_reach_the_live_game,
     a_player_who_never_comes_forfeits_at_the_limit
 );

@@ -5,6 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failed call is a test failure
 
 mod accounts;
+mod automatch;
 mod bounds;
 mod clocks;
 mod commit;
@@ -19,7 +20,9 @@ mod judgement;
 mod lobby;
 mod openapi;
 mod play;
+mod play_modes;
 mod presence;
+mod ranks;
 mod reconnect;
 mod requests;
 mod restart;

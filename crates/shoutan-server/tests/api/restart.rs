@@ -75,6 +75,48 @@ async fn a_restart_rebuilds_games_from_the_log(backend: Backend) {
     w.play("D6").await;
 }
 
+/// A game finished by the count keeps the marking both players accepted:
+/// after a restart its view still says which stones were dead, with the
+/// result they gave; a game won otherwise has none.
+async fn a_counted_game_keeps_its_agreed_marking(backend: Backend) {
+    let Some(server) = TestServer::new(backend, config()).await else {
+        return;
+    };
+    let (black, white, id) = server.game(json!({"rated": false})).await;
+    let mut b = black.ws(id, None).await;
+    let mut w = white.ws(id, None).await;
+    play_moves(&mut b, &mut w, &["E5", "C3", "G7", "pass", "pass"]).await;
+    b.ok(json!({"type": "toggle", "point": "C3"})).await;
+    b.ok(json!({"type": "accept"})).await;
+    assert!(black.game(id).await["state"].get("agreed_dead").is_none());
+    w.ok(json!({"type": "accept"})).await;
+    let before = black.game(id).await;
+    assert_eq!(before["state"]["agreed_dead"], json!(["C3"]));
+    // Counted and marked, then resigned: no agreed marking.
+    let (rb, rw, resigned) = server.game(json!({"rated": false})).await;
+    let mut b = rb.ws(resigned, None).await;
+    let mut w = rw.ws(resigned, None).await;
+    play_moves(&mut b, &mut w, &["E5", "C3", "pass", "pass"]).await;
+    b.ok(json!({"type": "toggle", "point": "C3"})).await;
+    b.ok(json!({"type": "accept"})).await;
+    w.ok(json!({"type": "resign"})).await;
+
+    let server = server.restart(Duration::from_secs(0), config()).await;
+    let mut black = black;
+    black.base = server.base.clone();
+    let after = black.game(id).await;
+    assert_eq!(after["state"]["status"], "finished");
+    assert_eq!(after["state"]["agreed_dead"], json!(["C3"]));
+    assert_eq!(after["state"]["result"], before["state"]["result"]);
+    assert_eq!(
+        after["board"], before["board"],
+        "the dead stone stays on the board, marked"
+    );
+    let other = black.game(resigned).await;
+    assert_eq!(other["state"]["status"], "finished");
+    assert!(other["state"].get("agreed_dead").is_none());
+}
+
 /// The excuse of a restart runs from the server's last sign of life to the
 /// instant the game is live again (the resume event's own instant): the
 /// time spent rebuilding the games is excused too, for the last game
@@ -114,5 +156,6 @@ async fn the_excuse_runs_to_the_resume(backend: Backend) {
 
 crate::for_both_backends!(
     a_restart_rebuilds_games_from_the_log,
+    a_counted_game_keeps_its_agreed_marking,
     the_excuse_runs_to_the_resume
 );

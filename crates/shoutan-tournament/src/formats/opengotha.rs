@@ -11,7 +11,7 @@
 //! OpenGotha's family name and the rest as the first name, and importing
 //! joins them back.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
 
 use quick_xml::XmlVersion;
@@ -19,9 +19,12 @@ use quick_xml::escape::escape;
 use quick_xml::events::Event;
 use shoutan_rules::{Color, Rank};
 
+use super::one_line;
+use crate::player::family_and_given;
 use crate::{
-    Bye, ColourChoice, Criterion, Entrant, Game, HandicapBasis, HandicapRule, McMahon, NewPlayer,
-    Outcome, PlayerId, Round, Settings, System, Tournament, TournamentError,
+    Bye, ColourChoice, Criterion, DuddMode, Entrant, Game, GothaPairing, HandicapBasis,
+    HandicapRule, KeptElement, McMahon, NewPlayer, OpenGothaParameters, Outcome, PairingModel,
+    PlayerId, Round, SeedSystem, Seeding, Settings, System, Tournament, TournamentError,
 };
 
 /// Why a file could not be imported.
@@ -42,13 +45,6 @@ fn rank_text(r: Rank) -> String {
     r.to_string().to_uppercase()
 }
 
-fn split_name(name: &str) -> (String, String) {
-    match name.trim().split_once(' ') {
-        Some((family, given)) => (family.to_owned(), given.trim().to_owned()),
-        None => (name.trim().to_owned(), String::new()),
-    }
-}
-
 fn key(name: &str, first: &str) -> String {
     format!("{name}{first}")
         .to_uppercase()
@@ -56,12 +52,71 @@ fn key(name: &str, first: &str) -> String {
         .collect()
 }
 
-/// The event as an OpenGotha file (individual events).
+/// Rounds every participation string covers (OpenGotha's most rounds).
+const PARTICIPATION_ROUNDS: u32 = 20;
+
+/// Attributes written in name order, as OpenGotha writes them.
+fn attributes(out: &mut String, attrs: &BTreeMap<String, String>) {
+    for (k, v) in attrs {
+        let _ = write!(out, " {k}=\"{}\"", escape(one_line(v).as_ref()));
+    }
+}
+
+fn element(out: &mut String, name: &str, attrs: &BTreeMap<String, String>) {
+    out.push('<');
+    out.push_str(name);
+    attributes(out, attrs);
+    out.push_str("/>\n");
+}
+
+fn owned<const N: usize>(pairs: [(&str, String); N]) -> BTreeMap<String, String> {
+    pairs.into_iter().map(|(k, v)| (k.to_owned(), v)).collect()
+}
+
+/// The OpenGotha name of a criterion, if OpenGotha has it.
+fn criterion_name(c: Criterion, mcmahon: bool) -> Option<&'static str> {
+    Some(match (c, mcmahon) {
+        (Criterion::Points, _) => "NBW",
+        (Criterion::Mms, _) => "MMS",
+        (Criterion::Sos, true) => "SOSM",
+        (Criterion::Sos, false) => "SOSW",
+        (Criterion::SosMinus1, true) => "SOSMM1",
+        (Criterion::SosMinus1, false) => "SOSWM1",
+        (Criterion::Sosos, true) => "SOSOSM",
+        (Criterion::Sosos, false) => "SOSOSW",
+        (Criterion::Sodos, true) => "SODOSM",
+        (Criterion::Sodos | Criterion::Sb, _) => "SODOSW",
+        (Criterion::Cuss, true) => "CUSSM",
+        (Criterion::Cuss, false) => "CUSSW",
+        (Criterion::Direct, _) => "DC",
+        _ => return None,
+    })
+}
+
+/// The Shoutan criterion of an OpenGotha criterion name, if any.
+fn criterion_of(name: &str) -> Option<Criterion> {
+    Some(match name {
+        "NBW" => Criterion::Points,
+        "MMS" => Criterion::Mms,
+        "SOSM" | "SOSW" => Criterion::Sos,
+        "SOSMM1" | "SOSWM1" => Criterion::SosMinus1,
+        "SOSOSM" | "SOSOSW" => Criterion::Sosos,
+        "SODOSM" | "SODOSW" => Criterion::Sodos,
+        "CUSSM" | "CUSSW" => Criterion::Cuss,
+        "DC" => Criterion::Direct,
+        _ => return None,
+    })
+}
+
+/// The event as an OpenGotha file (individual events), with its whole
+/// OpenGotha parameter set: the one it was imported with, or OpenGotha's
+/// defaults for its system.
 #[must_use]
 pub fn export(t: &Tournament) -> String {
     let mut out = String::new();
-    let rounds = t
-        .settings()
+    let settings = t.settings();
+    let params = settings.opengotha_parameters();
+    let rounds = settings
         .rounds
         .unwrap_or(t.rounds().len() as u32)
         .max(t.rounds().len() as u32)
@@ -79,27 +134,36 @@ pub fn export(t: &Tournament) -> String {
         .players()
         .iter()
         .map(|p| {
-            let (n, f) = split_name(&p.name);
+            let (n, f) = family_and_given(&p.name);
             key(&n, &f)
         })
         .collect();
     for p in t.players() {
-        let (name, first) = split_name(&p.name);
-        let participating: String = (1..=rounds)
+        let (name, first) = family_and_given(&p.name);
+        let participating: String = (1..=rounds.max(PARTICIPATION_ROUNDS))
             .map(|r| if p.plays_in(r) { '1' } else { '0' })
             .collect();
         let rank = p.rank.unwrap_or(Rank::Kyu(30));
-        let rating = p.rating.unwrap_or(2100 + 100 * rank.level());
-        let _ = writeln!(
-            out,
-            "<Player agaExpirationDate=\"\" agaId=\"\" club=\"{}\" country=\"{}\" egfPin=\"\" ffgLicence=\"\" ffgLicenceStatus=\"\" firstName=\"{}\" grade=\"{}\" name=\"{}\" participating=\"{participating}\" rank=\"{}\" rating=\"{rating}\" ratingOrigin=\"\" registeringStatus=\"FIN\" smmsCorrection=\"0\"/>",
-            escape(p.club.as_deref().unwrap_or("")),
-            escape(p.country.as_deref().unwrap_or("")),
-            escape(first.as_str()),
-            rank_text(rank),
-            escape(name.as_str()),
-            rank_text(rank),
-        );
+        let rating = p.gotha_rating();
+        let attrs = owned([
+            ("agaExpirationDate", String::new()),
+            ("agaId", String::new()),
+            ("club", p.club.clone().unwrap_or_default()),
+            ("country", p.country.clone().unwrap_or_default()),
+            ("egfPin", String::new()),
+            ("ffgLicence", String::new()),
+            ("ffgLicenceStatus", String::new()),
+            ("firstName", first),
+            ("grade", rank_text(rank)),
+            ("name", name),
+            ("participating", participating),
+            ("rank", rank_text(rank)),
+            ("rating", rating.to_string()),
+            ("ratingOrigin", String::new()),
+            ("registeringStatus", "FIN".into()),
+            ("smmsCorrection", "0".into()),
+        ]);
+        element(&mut out, "Player", &attrs);
     }
     let _ = writeln!(out, "</Players>\n<Games>");
     for r in t.rounds() {
@@ -115,15 +179,16 @@ pub fn export(t: &Tournament) -> String {
                 // No OpenGotha equivalent: the players show as not paired.
                 Some(Outcome::Void | Outcome::Unplayed) => continue,
             };
-            let _ = writeln!(
-                out,
-                "<Game blackPlayer=\"{}\" handicap=\"{}\" knownColor=\"true\" result=\"{result}\" roundNumber=\"{}\" tableNumber=\"{}\" whitePlayer=\"{}\"/>",
-                escape(keys[g.black.index()].as_str()),
-                g.handicap,
-                r.number,
-                g.table,
-                escape(keys[g.white.index()].as_str()),
-            );
+            let attrs = owned([
+                ("blackPlayer", keys[g.black.index()].clone()),
+                ("handicap", g.handicap.to_string()),
+                ("knownColor", "true".into()),
+                ("result", result.into()),
+                ("roundNumber", r.number.to_string()),
+                ("tableNumber", g.table.to_string()),
+                ("whitePlayer", keys[g.white.index()].clone()),
+            ]);
+            element(&mut out, "Game", &attrs);
         }
     }
     let _ = writeln!(out, "</Games>\n<ByePlayers>");
@@ -132,19 +197,19 @@ pub fn export(t: &Tournament) -> String {
             if let Entrant::Player(p) = b.entrant
                 && b.points > 0
             {
-                let _ = writeln!(
-                    out,
-                    "<ByePlayer player=\"{}\" roundNumber=\"{}\"/>",
-                    escape(keys[p.index()].as_str()),
-                    r.number
-                );
+                let attrs = owned([
+                    ("player", keys[p.index()].clone()),
+                    ("roundNumber", r.number.to_string()),
+                ]);
+                element(&mut out, "ByePlayer", &attrs);
             }
         }
     }
     let _ = writeln!(out, "</ByePlayers>\n<TournamentParameterSet>");
-    let (bar, floor, hd) = match t.settings().system {
-        System::McMahon(m) => (m.bar, m.floor, m.handicap),
-        _ => (Rank::Dan(9), Rank::Kyu(30), HandicapRule::NONE),
+    let mcmahon = matches!(settings.system, System::McMahon(_));
+    let (bar, floor) = match settings.system {
+        System::McMahon(m) => (m.bar, m.floor),
+        _ => (Rank::Dan(9), Rank::Kyu(30)),
     };
     let (begin, end) = match t.dates() {
         Some(d) => d
@@ -154,63 +219,254 @@ pub fn export(t: &Tournament) -> String {
             }),
         None => (String::new(), String::new()),
     };
-    let _ = writeln!(
-        out,
-        "<GeneralParameterSet beginDate=\"{}\" endDate=\"{}\" genMMBar=\"{}\" genMMFloor=\"{}\" genMMZero=\"30K\" genMMS2ValueAbsent=\"1\" genMMS2ValueBye=\"2\" genNBW2ValueAbsent=\"0\" genNBW2ValueBye=\"2\" genRoundDownNBWMMS=\"true\" komi=\"{}\" location=\"{}\" name=\"{}\" numberOfCategories=\"1\" numberOfRounds=\"{rounds}\" shortName=\"{}\" size=\"19\"/>",
-        escape(begin.as_str()),
-        escape(end.as_str()),
-        rank_text(bar),
-        rank_text(floor),
-        escape(t.komi().unwrap_or("7.5")),
-        escape(t.place().unwrap_or("")),
-        escape(t.name()),
-        escape(t.name()),
-    );
-    let _ = writeln!(
-        out,
-        "<HandicapParameterSet hdBasedOnMMS=\"{}\" hdCeiling=\"{}\" hdCorrection=\"{}\" hdNoHdRankThreshold=\"30K\"/>",
-        hd.basis == HandicapBasis::Mms,
-        hd.ceiling,
-        hd.correction
-    );
+    let mut general = owned([
+        ("genMMBar", rank_text(bar)),
+        ("genMMFloor", rank_text(floor)),
+        ("genMMS2ValueAbsent", "1".into()),
+        ("genMMS2ValueBye", "2".into()),
+        ("genMMZero", "30K".into()),
+        ("genNBW2ValueAbsent", "0".into()),
+        ("genNBW2ValueBye", "2".into()),
+        ("genRoundDownNBWMMS", "true".into()),
+        ("numberOfCategories", "1".into()),
+        ("shortName", t.name().to_owned()),
+        ("size", "19".into()),
+    ]);
+    general.extend(params.general.iter().cloned());
+    if mcmahon {
+        general.insert("genMMBar".into(), rank_text(bar));
+        general.insert("genMMFloor".into(), rank_text(floor));
+    }
+    general.extend(owned([
+        ("beginDate", begin),
+        ("endDate", end),
+        ("komi", t.komi().unwrap_or("7.5").to_owned()),
+        ("location", t.place().unwrap_or("").to_owned()),
+        ("name", t.name().to_owned()),
+        ("numberOfRounds", rounds.to_string()),
+    ]));
+    element(&mut out, "GeneralParameterSet", &general);
+    let kept = |name: &str| {
+        params
+            .kept
+            .iter()
+            .find(|k| k.name == name)
+            .map(|k| k.attributes.iter().cloned().collect::<BTreeMap<_, _>>())
+    };
+    let handicap = match settings.system {
+        System::McMahon(m) => {
+            let hd = m.handicap;
+            owned([
+                ("hdBasedOnMMS", (hd.basis == HandicapBasis::Mms).to_string()),
+                ("hdCeiling", hd.ceiling.to_string()),
+                ("hdCorrection", hd.correction.to_string()),
+                (
+                    "hdNoHdRankThreshold",
+                    rank_text(hd.no_handicap_from.unwrap_or(Rank::Dan(9))),
+                ),
+            ])
+        }
+        _ => kept("HandicapParameterSet").unwrap_or_else(|| {
+            owned([
+                ("hdBasedOnMMS", "false".into()),
+                ("hdCeiling", "0".into()),
+                ("hdCorrection", "0".into()),
+                ("hdNoHdRankThreshold", "30K".into()),
+            ])
+        }),
+    };
+    element(&mut out, "HandicapParameterSet", &handicap);
     let _ = writeln!(out, "<PlacementParameterSet>\n<PlacementCriteria>");
-    let mut number = 0;
-    for c in &t.settings().criteria {
-        let mcmahon = matches!(t.settings().system, System::McMahon(_));
-        let name = match (c, mcmahon) {
-            (Criterion::Points, _) => "NBW",
-            (Criterion::Mms, _) => "MMS",
-            (Criterion::Sos, true) => "SOSM",
-            (Criterion::Sos, false) => "SOSW",
-            (Criterion::SosMinus1, true) => "SOSMM1",
-            (Criterion::SosMinus1, false) => "SOSWM1",
-            (Criterion::Sosos, true) => "SOSOSM",
-            (Criterion::Sosos, false) => "SOSOSW",
-            (Criterion::Sodos, true) => "SODOSM",
-            (Criterion::Sodos | Criterion::Sb, _) => "SODOSW",
-            (Criterion::Cuss, true) => "CUSSM",
-            (Criterion::Cuss, false) => "CUSSW",
-            (Criterion::Direct, _) => "DC",
-            _ => continue,
-        };
-        number += 1;
+    let kept_placement: Vec<Criterion> = params
+        .placement
+        .iter()
+        .filter_map(|n| criterion_of(n))
+        .collect();
+    let names: Vec<String> = if !params.placement.is_empty() && kept_placement == settings.criteria
+    {
+        params.placement.clone()
+    } else {
+        settings
+            .criteria
+            .iter()
+            .filter_map(|&c| criterion_name(c, mcmahon).map(str::to_owned))
+            .collect()
+    };
+    for (k, name) in names.iter().enumerate() {
         let _ = writeln!(
             out,
-            "<PlacementCriterion name=\"{name}\" number=\"{number}\"/>"
+            "<PlacementCriterion name=\"{}\" number=\"{}\"/>",
+            escape(name.as_str()),
+            k + 1
         );
     }
     let _ = writeln!(out, "</PlacementCriteria>\n</PlacementParameterSet>");
-    let seed = match t.settings().seeding {
-        crate::Seeding::Slide => "SPLITANDSLIP",
-        crate::Seeding::Fold => "SPLITANDFOLD",
-    };
-    let _ = writeln!(
-        out,
-        "<PairingParameterSet paiMaSeedSystem1=\"{seed}\" paiMaSeedSystem2=\"{seed}\"/>"
+    element(
+        &mut out,
+        "PairingParameterSet",
+        &pairing_attributes(&params.pairing),
     );
-    let _ = writeln!(out, "</TournamentParameterSet>\n</Tournament>");
+    for name in ["DPParameterSet", "PublishParameterSet"] {
+        if let Some(attrs) = kept(name) {
+            element(&mut out, name, &attrs);
+        }
+    }
+    let _ = writeln!(out, "</TournamentParameterSet>");
+    let team = kept("TeamGeneralParameterSet");
+    if team.is_some() || !params.team_placement.is_empty() {
+        let _ = writeln!(out, "<TeamTournamentParameterSet>");
+        if let Some(attrs) = team {
+            element(&mut out, "TeamGeneralParameterSet", &attrs);
+        }
+        let _ = writeln!(out, "<TeamPlacementParameterSet>\n<PlacementCriteria>");
+        for (k, name) in params.team_placement.iter().enumerate() {
+            let _ = writeln!(
+                out,
+                "<PlacementCriterion name=\"{}\" number=\"{}\"/>",
+                escape(name.as_str()),
+                k + 1
+            );
+        }
+        let _ = writeln!(
+            out,
+            "</PlacementCriteria>\n</TeamPlacementParameterSet>\n</TeamTournamentParameterSet>"
+        );
+    }
+    let _ = writeln!(out, "</Tournament>");
     out
 }
+
+/// `PairingParameterSet`'s attributes.
+fn pairing_attributes(p: &GothaPairing) -> BTreeMap<String, String> {
+    owned([
+        ("paiBaAvoidDuplGame", p.avoid_duplicate.to_string()),
+        ("paiBaBalanceWB", p.balance_wb.to_string()),
+        ("paiBaDeterministic", p.deterministic.to_string()),
+        ("paiBaRandom", p.random.to_string()),
+        (
+            "paiMaAdditionalPlacementCritSystem1",
+            p.additional_criterion1.clone(),
+        ),
+        (
+            "paiMaAdditionalPlacementCritSystem2",
+            p.additional_criterion2.clone(),
+        ),
+        (
+            "paiMaAvoidMixingCategories",
+            p.avoid_mixing_categories.to_string(),
+        ),
+        ("paiMaCompensateDUDD", p.compensate_dudd.to_string()),
+        ("paiMaDUDDLowerMode", p.dudd_lower.name().into()),
+        ("paiMaDUDDUpperMode", p.dudd_upper.name().into()),
+        ("paiMaDUDDWeight", p.dudd_weight.to_string()),
+        (
+            "paiMaLastRoundForSeedSystem1",
+            p.last_round_for_seed_system1.to_string(),
+        ),
+        ("paiMaMaximizeSeeding", p.maximize_seeding.to_string()),
+        (
+            "paiMaMinimizeScoreDifference",
+            p.minimize_score_difference.to_string(),
+        ),
+        ("paiMaSeedSystem1", p.seed_system1.name().into()),
+        ("paiMaSeedSystem2", p.seed_system2.name().into()),
+        ("paiSeAvoidSameGeo", p.avoid_same_geo.to_string()),
+        (
+            "paiSeBarThresholdActive",
+            p.bar_threshold_active.to_string(),
+        ),
+        ("paiSeDefSecCrit", p.default_secondary.to_string()),
+        ("paiSeMinimizeHandicap", p.minimize_handicap.to_string()),
+        (
+            "paiSeNbWinsThresholdActive",
+            p.nb_wins_threshold_active.to_string(),
+        ),
+        (
+            "paiSePreferMMSDiffRatherThanSameClub",
+            p.prefer_mms_diff_club.to_string(),
+        ),
+        (
+            "paiSePreferMMSDiffRatherThanSameClubsGroup",
+            p.prefer_mms_diff_clubs_group.to_string(),
+        ),
+        (
+            "paiSePreferMMSDiffRatherThanSameCountry",
+            p.prefer_mms_diff_country.to_string(),
+        ),
+        ("paiSeRankThreshold", rank_text(p.rank_threshold)),
+        ("paiStandardNX1Factor", format!("{:?}", p.nx1_factor)),
+    ])
+}
+
+/// `PairingParameterSet` read with OpenGotha's defaults for missing
+/// attributes.
+fn pairing_of(a: Option<&Attrs>) -> Result<GothaPairing, OpenGothaError> {
+    let get = |k: &str, default: &str| {
+        a.and_then(|a| a.get(k))
+            .map_or_else(|| default.to_owned(), |v| v.trim().to_owned())
+    };
+    let int = |k: &str, default: &str| {
+        get(k, default)
+            .parse::<i64>()
+            .map_err(|_| OpenGothaError::Value(format!("{k} is not a whole number")))
+    };
+    let small = |k: &str, default: &str| {
+        get(k, default)
+            .parse::<i32>()
+            .map_err(|_| OpenGothaError::Value(format!("{k} is not a whole number")))
+    };
+    let flag = |k: &str, default: &str| get(k, default) == "true";
+    Ok(GothaPairing {
+        avoid_duplicate: int("paiBaAvoidDuplGame", "500000000000000")?,
+        random: int("paiBaRandom", "0")?,
+        deterministic: flag("paiBaDeterministic", "true"),
+        balance_wb: int("paiBaBalanceWB", "1000")?,
+        avoid_mixing_categories: int("paiMaAvoidMixingCategories", "20000000000000")?,
+        minimize_score_difference: int("paiMaMinimizeScoreDifference", "100000000000")?,
+        dudd_weight: int("paiMaDUDDWeight", "100000000")?,
+        compensate_dudd: flag("paiMaCompensateDUDD", "true"),
+        dudd_upper: DuddMode::from_name(&get("paiMaDUDDUpperMode", "MID")),
+        dudd_lower: DuddMode::from_name(&get("paiMaDUDDLowerMode", "MID")),
+        maximize_seeding: int("paiMaMaximizeSeeding", "5000000")?,
+        last_round_for_seed_system1: u32::try_from(small("paiMaLastRoundForSeedSystem1", "2")?)
+            .map_err(|_| {
+                OpenGothaError::Value("paiMaLastRoundForSeedSystem1 is negative".into())
+            })?,
+        seed_system1: SeedSystem::from_name(&get("paiMaSeedSystem1", "SPLITANDRANDOM")),
+        seed_system2: SeedSystem::from_name(&get("paiMaSeedSystem2", "SPLITANDFOLD")),
+        additional_criterion1: get("paiMaAdditionalPlacementCritSystem1", "Rating"),
+        additional_criterion2: get("paiMaAdditionalPlacementCritSystem2", "NULL"),
+        bar_threshold_active: flag("paiSeBarThresholdActive", "true"),
+        rank_threshold: get("paiSeRankThreshold", "4D")
+            .parse::<Rank>()
+            .map_err(|e| OpenGothaError::Value(e.to_string()))?,
+        nb_wins_threshold_active: flag("paiSeNbWinsThresholdActive", "true"),
+        default_secondary: int("paiSeDefSecCrit", "100000000000")?,
+        minimize_handicap: int("paiSeMinimizeHandicap", "0")?,
+        avoid_same_geo: int("paiSeAvoidSameGeo", "100000000000")?,
+        prefer_mms_diff_country: small("paiSePreferMMSDiffRatherThanSameCountry", "1")?,
+        prefer_mms_diff_clubs_group: small("paiSePreferMMSDiffRatherThanSameClubsGroup", "2")?,
+        prefer_mms_diff_club: small("paiSePreferMMSDiffRatherThanSameClub", "3")?,
+        nx1_factor: get("paiStandardNX1Factor", "0.5")
+            .parse::<f64>()
+            .ok()
+            .filter(|f| f.is_finite())
+            .ok_or_else(|| OpenGothaError::Value("paiStandardNX1Factor is not a number".into()))?,
+    })
+}
+
+/// `GeneralParameterSet` attributes Shoutan holds in its own settings (the
+/// last two only in a McMahon event); the others are kept as written.
+const MODELLED_GENERAL: [&str; 8] = [
+    "name",
+    "location",
+    "beginDate",
+    "endDate",
+    "komi",
+    "numberOfRounds",
+    "genMMBar",
+    "genMMFloor",
+];
 
 /// Attributes of one element.
 type Attrs = HashMap<String, String>;
@@ -277,34 +533,50 @@ pub fn import(xml: &str) -> Result<Tournament, OpenGothaError> {
     let rounds: u32 = attr(general, "numberOfRounds")
         .parse()
         .map_err(|_| value("numberOfRounds is not a number"))?;
-    let criteria: Vec<String> = els
-        .iter()
-        .filter(|(n, _)| n == "PlacementCriterion")
-        .map(|(_, a)| attr(a, "name"))
-        .filter(|n| n != "NULL")
-        .collect();
+    // Placement criteria: the event's, then the team placement's.
+    let mut criteria: Vec<String> = Vec::new();
+    let mut team_placement: Vec<String> = Vec::new();
+    let mut in_team = false;
+    for (n, a) in &els {
+        match n.as_str() {
+            "TeamPlacementParameterSet" => in_team = true,
+            "PlacementParameterSet" => in_team = false,
+            "PlacementCriterion" if attr(a, "name") != "NULL" => {
+                if in_team {
+                    team_placement.push(attr(a, "name"));
+                } else {
+                    criteria.push(attr(a, "name"));
+                }
+            }
+            _ => {}
+        }
+    }
     let mcmahon = criteria.first().is_some_and(|c| c == "MMS");
+    let hd = get("HandicapParameterSet");
     let system = if mcmahon {
-        let hd = get("HandicapParameterSet");
-        let num = |k: &str| {
+        let num = |k: &str, default: u8| {
             hd.and_then(|a| a.get(k))
-                .and_then(|v| v.parse::<u8>().ok())
-                .unwrap_or(0)
+                .map_or(Ok(default), |v| v.trim().parse::<u8>())
+                .map_err(|_| OpenGothaError::Value(format!("{k} is not a small whole number")))
+        };
+        let text = |k: &str, default: &str| {
+            hd.and_then(|a| a.get(k))
+                .map_or_else(|| default.to_owned(), |v| v.trim().to_owned())
         };
         System::McMahon(McMahon {
             bar: rank(&attr(general, "genMMBar"))?,
             floor: rank(&attr(general, "genMMFloor"))?,
             handicap: HandicapRule {
-                basis: if hd
-                    .and_then(|a| a.get("hdBasedOnMMS"))
-                    .is_some_and(|v| v == "false")
-                {
+                basis: if text("hdBasedOnMMS", "true") == "false" {
                     HandicapBasis::Rank
                 } else {
                     HandicapBasis::Mms
                 },
-                correction: num("hdCorrection"),
-                ceiling: num("hdCeiling").min(9),
+                correction: num("hdCorrection", 1)?,
+                ceiling: num("hdCeiling", 9)?.min(9),
+                // 9d, the top of OpenGotha's scale, is no threshold.
+                no_handicap_from: Some(rank(&text("hdNoHdRankThreshold", "1D"))?)
+                    .filter(|r| *r != Rank::Dan(9)),
             },
         })
     } else {
@@ -314,22 +586,61 @@ pub fn import(xml: &str) -> Result<Tournament, OpenGothaError> {
     settings.rounds = Some(rounds.max(1));
     let mapped: Vec<Criterion> = criteria
         .iter()
-        .filter_map(|c| match c.as_str() {
-            "NBW" => Some(Criterion::Points),
-            "MMS" => Some(Criterion::Mms),
-            "SOSM" | "SOSW" => Some(Criterion::Sos),
-            "SOSMM1" | "SOSWM1" => Some(Criterion::SosMinus1),
-            "SOSOSM" | "SOSOSW" => Some(Criterion::Sosos),
-            "SODOSM" | "SODOSW" => Some(Criterion::Sodos),
-            "CUSSM" | "CUSSW" => Some(Criterion::Cuss),
-            "DC" => Some(Criterion::Direct),
-            _ => None,
-        })
+        .filter_map(|c| criterion_of(c))
         .filter(|c| mcmahon || *c != Criterion::Mms)
         .collect();
     if !mapped.is_empty() {
         settings.criteria = mapped;
     }
+    let pairing = pairing_of(get("PairingParameterSet"))?;
+    settings.seeding = match pairing.seed_system2 {
+        SeedSystem::SplitAndFold => Seeding::Fold,
+        _ => Seeding::Slide,
+    };
+    let geo = pairing.avoid_same_geo > 0;
+    settings.avoid_same_club = geo && pairing.prefer_mms_diff_club > 0;
+    settings.avoid_same_country = geo && pairing.prefer_mms_diff_country > 0;
+    let modelled: &[&str] = if mcmahon {
+        &MODELLED_GENERAL
+    } else {
+        &MODELLED_GENERAL[..MODELLED_GENERAL.len() - 2]
+    };
+    let mut kept_general: Vec<(String, String)> = general
+        .iter()
+        .filter(|(k, _)| !modelled.contains(&k.as_str()))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    kept_general.sort();
+    let mut kept: Vec<KeptElement> = Vec::new();
+    let mut keep = |name: &str| {
+        if let Some(a) = get(name) {
+            let mut attributes: Vec<(String, String)> =
+                a.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+            attributes.sort();
+            kept.push(KeptElement {
+                name: name.to_owned(),
+                attributes,
+            });
+        }
+    };
+    if !mcmahon {
+        keep("HandicapParameterSet");
+    }
+    for name in [
+        "DPParameterSet",
+        "PublishParameterSet",
+        "TeamGeneralParameterSet",
+    ] {
+        keep(name);
+    }
+    settings.opengotha = Some(Box::new(OpenGothaParameters {
+        pairing,
+        placement: criteria,
+        general: kept_general,
+        kept,
+        team_placement,
+    }));
+    settings.pairing_model = PairingModel::OpenGotha;
     let name = attr(general, "name");
     let mut t = Tournament::new(
         if name.trim().is_empty() {
@@ -445,6 +756,13 @@ pub fn import(xml: &str) -> Result<Tournament, OpenGothaError> {
                 points: t.settings().bye_points,
             });
     }
+    // Participation, round by round (a withdrawn player's `110000`), before
+    // the rounds so that every declared absence is recorded.
+    for (id, rounds) in absent {
+        for r in rounds {
+            t.set_absent(id, r)?;
+        }
+    }
     let last = rounds_map.keys().next_back().copied().unwrap_or(0);
     for number in 1..=last {
         let mut round = rounds_map.remove(&number).unwrap_or(Round {
@@ -457,12 +775,7 @@ pub fn import(xml: &str) -> Result<Tournament, OpenGothaError> {
         }
         t.push_imported_round(round)?;
     }
-    // Declared absences for rounds still to come.
-    for (id, rounds) in absent {
-        for r in rounds.into_iter().filter(|&r| r > last) {
-            t.set_absent(id, r)?;
-        }
-    }
+
     Ok(t)
 }
 

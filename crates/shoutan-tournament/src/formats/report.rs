@@ -91,7 +91,38 @@ pub fn standings(t: &Tournament, s: &Standings, format: Format) -> String {
         body.push('\n');
         body.push_str(&team_standings(t, s, &teams, format));
     }
+    if let Some(qualifiers) = t.certification() {
+        body.push('\n');
+        body.push_str(&certification(t, &qualifiers, format));
+    }
     page(&title, &body, format)
+}
+
+/// A rank-certification event's result: who qualifies, on what record,
+/// from which rank to which.
+fn certification(t: &Tournament, qualifiers: &[crate::Qualifier], format: Format) -> String {
+    let head: Vec<String> = ["Name", "Games", "Wins", "Rank", "Certified"]
+        .map(str::to_owned)
+        .to_vec();
+    let rows: Vec<Vec<String>> = qualifiers
+        .iter()
+        .map(|q| {
+            vec![
+                t.player(q.player)
+                    .map_or_else(String::new, |p| p.name.clone()),
+                q.games.to_string(),
+                q.wins.to_string(),
+                q.from.to_string(),
+                q.to.to_string(),
+            ]
+        })
+        .collect();
+    let note = if qualifiers.is_empty() {
+        "Nobody meets the certification rule."
+    } else {
+        ""
+    };
+    section("Rank certification (段级位)", &head, &rows, note, format)
 }
 
 /// The team table of a team total-score event: place, team, the counted

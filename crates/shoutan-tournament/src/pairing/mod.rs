@@ -5,6 +5,7 @@
 pub(crate) mod all_play_all;
 mod berger;
 mod best_of;
+mod gotha;
 mod knockout;
 pub(crate) mod relay;
 mod swiss;
@@ -52,6 +53,8 @@ pub(crate) fn draft(t: &Tournament, number: u32) -> Result<Draft, TournamentErro
         System::Relay => relay::draft(t, number),
     }
 }
+
+pub(crate) use gotha::total_cost as opengotha_cost;
 
 /// Entrants that play in `round`, strongest first: rank, then rating, then
 /// registration (teams: registration order).

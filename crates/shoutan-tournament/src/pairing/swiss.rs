@@ -7,9 +7,11 @@ use std::collections::HashMap;
 use crate::history::{Entry, History};
 use crate::mcmahon;
 use crate::pairing::weights::{self, Rules, Seat};
-use crate::pairing::{Draft, DraftPair, bye, even_colours, seed_order};
-use crate::standings::Standings;
-use crate::{ColourChoice, HandicapBasis, PlayerId, System, Tournament, TournamentError};
+use crate::pairing::{Draft, DraftPair, bye, even_colours, gotha, seed_order};
+use crate::standings::{Standings, pairing_order};
+use crate::{
+    ColourChoice, HandicapBasis, PairingModel, PlayerId, System, Tournament, TournamentError,
+};
 
 pub(crate) fn draft(t: &Tournament, number: u32) -> Result<Draft, TournamentError> {
     let planned = t.settings().rounds.unwrap_or(0);
@@ -54,10 +56,45 @@ pub(crate) fn draft(t: &Tournament, number: u32) -> Result<Draft, TournamentErro
         .map(|(k, &i)| (i, k as u32))
         .collect();
     let mut draft = Draft::default();
+    // OpenGotha's own pairing for individual Swiss and McMahon events that
+    // ask for it.
+    let gotha = t.settings().pairing_model == PairingModel::OpenGotha
+        && !t.entrants_are_teams()
+        && matches!(t.settings().system, System::Swiss | System::McMahon(_));
     if field.len() % 2 == 1 {
-        let out = bye_receiver(t, &history, &field, &score, &place, mcmahon.is_some());
+        let previous: HashMap<usize, u32> = pairing_order(t, number - 1)
+            .into_iter()
+            .enumerate()
+            .map(|(k, i)| (i, k as u32))
+            .collect();
+        let bye_score = |i: usize| {
+            if gotha {
+                gotha::mms2(t, &history, i, number - 1)
+            } else {
+                score(i)
+            }
+        };
+        let out = bye_receiver(
+            t,
+            &history,
+            &field,
+            &bye_score,
+            &previous,
+            mcmahon.is_some() || gotha,
+        );
         draft.byes.push(bye(t, out, t.settings().bye_points));
         field.retain(|&i| i != out);
+    }
+    if gotha {
+        // OpenGotha reads the field in the order of the previous standings.
+        let previous = pairing_order(t, number - 1);
+        field.sort_by_key(|i| previous.iter().position(|p| p == i));
+        draft.pairs =
+            gotha::pair(t, &history, number, &field).ok_or(TournamentError::FieldSize {
+                count: field.len(),
+                why: "no pairing exists",
+            })?;
+        return Ok(draft);
     }
     let seat_of: HashMap<usize, usize> = field.iter().enumerate().map(|(s, &i)| (i, s)).collect();
     let mut codes: HashMap<String, u32> = HashMap::new();
@@ -97,7 +134,7 @@ pub(crate) fn draft(t: &Tournament, number: u32) -> Result<Draft, TournamentErro
                 },
                 handicap_key: match mcmahon.map(|m| m.handicap.basis) {
                     Some(HandicapBasis::Rank) => rank_level(t, i),
-                    _ => score(i).div_euclid(2),
+                    _ => score(i).div_euclid(2) - 30,
                 },
             }
         })
@@ -205,13 +242,14 @@ fn last_float(history: &History, before: &[Vec<i64>], i: usize) -> i8 {
 
 /// The bye: to the lowest eligible entrant who has had the fewest byes
 /// (none while avoidable). McMahon: OpenGotha's order, rank + 2·MMS +
-/// 1000·byes, ties to the lowest placed.
+/// 1000·byes. Ties go to the one lowest in the previous standings
+/// (`previous`: places from 0), as OpenGotha and spec/formats.md give it.
 fn bye_receiver(
     t: &Tournament,
     history: &History,
     field: &[usize],
     score: &dyn Fn(usize) -> i64,
-    place: &HashMap<usize, u32>,
+    previous: &HashMap<usize, u32>,
     mcmahon: bool,
 ) -> usize {
     let key = |i: usize| {
@@ -223,8 +261,7 @@ fn bye_receiver(
         };
         (
             primary,
-            score(i),
-            std::cmp::Reverse(place.get(&i).copied().unwrap_or(0)),
+            std::cmp::Reverse(previous.get(&i).copied().unwrap_or(0)),
         )
     };
     field

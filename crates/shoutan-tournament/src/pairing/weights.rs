@@ -56,7 +56,8 @@ pub(crate) struct Seat {
     pub country: u32,
     /// Team code (0: none), for team total-score events.
     pub team: u32,
-    /// What handicaps follow: rank level or whole McMahon score.
+    /// What handicaps follow, on the rank scale (1d = 0): the rank level,
+    /// or the whole McMahon score less 30.
     pub handicap_key: i64,
 }
 
@@ -64,7 +65,7 @@ impl Rules {
     /// The handicap of a pair of seats (0: even game).
     pub fn handicap(&self, a: &Seat, b: &Seat) -> u8 {
         self.handicap
-            .map_or(0, |r| r.handicap(a.handicap_key - b.handicap_key))
+            .map_or(0, |r| r.between(a.handicap_key, b.handicap_key))
     }
 }
 
@@ -579,6 +580,7 @@ mod tests {
                     basis: crate::HandicapBasis::Mms,
                     correction: 1,
                     ceiling: 9,
+                    no_handicap_from: None,
                 }),
             };
             let pairs = pair(&seats, &rules).expect("even field");

@@ -64,6 +64,7 @@ fn systems() -> [(&'static str, System); 2] {
                     basis: HandicapBasis::Mms,
                     correction: 2,
                     ceiling: 9,
+                    no_handicap_from: None,
                 },
             }),
         ),

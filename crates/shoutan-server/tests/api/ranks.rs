@@ -1,0 +1,106 @@
+//! The rank rule (README, "Ranks"): a settled player's shown rank moves one
+//! step only after three rated games in a row after each of which the
+//! rating points past it; a game that lands back on the shown rank breaks
+//! the run. Played through the API, the ratings stored and read back.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use shoutan_server::rating::rating_of_level;
+
+use crate::common::{Backend, Client, TestServer, config, play_moves};
+
+/// A rated 9×9 game in which `winner` (black) beats `loser`, who resigns.
+async fn rated_win(winner: &Client, loser: &Client, loser_name: &str) {
+    let made = winner
+        .post(
+            "/api/challenges",
+            json!({"size": 9, "colour": "black", "rated": true, "opponent": loser_name}),
+        )
+        .await;
+    assert_eq!(made.status, 201, "{}", made.body);
+    let accepted = loser
+        .post(
+            &format!("/api/challenges/{}/accept", made.json["id"]),
+            json!({}),
+        )
+        .await;
+    assert_eq!(accepted.status, 201, "{}", accepted.body);
+    let id = accepted.json["id"].as_i64().unwrap();
+    let mut b = winner.ws(id, None).await;
+    let mut w = loser.ws(id, None).await;
+    play_moves(&mut b, &mut w, &["E5", "C3"]).await;
+    w.ok(json!({"type": "resign"})).await;
+}
+
+/// The player's view once `games` rated games of his are recorded (the
+/// results are written by a task of their own).
+async fn after_games(client: &Client, name: &str, games: u64) -> Value {
+    for _ in 0..200 {
+        let view = client.get(&format!("/api/players/{name}")).await.json;
+        if view["player"]["rated_games"].as_u64() == Some(games) {
+            return view["player"].clone();
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    panic!("{name}'s rated game {games} was not recorded");
+}
+
+async fn the_shown_rank_moves_only_after_a_run(backend: Backend) {
+    let Some(server) = TestServer::new(backend, config()).await else {
+        return;
+    };
+    let alice = server.player("alice", "1d").await;
+    let bob = server.player("bob", "3d").await;
+    let carol = server.player("carol", "1d").await;
+    // Alice has settled at 1 dan, her rating already at the foot of 2 dan;
+    // bob is a settled 3 dan (at its foot); carol is new.
+    server
+        .sql(&format!(
+            "UPDATE users SET rating = {}, deviation = 60, shown_rank = '1d', rank_streak = 0 \
+             WHERE name = 'alice'; \
+             UPDATE users SET rating = {}, deviation = 60, shown_rank = '3d' WHERE name = 'bob';",
+            rating_of_level(1),
+            rating_of_level(2),
+        ))
+        .await;
+    let start = after_games(&alice, "alice", 0).await;
+    assert_eq!(start["rating"]["rank"], "1d");
+    assert_eq!(start["rating"]["rating_rank"], "2d");
+    assert_eq!(start["rating"]["provisional"], false);
+
+    // Two wins: the rating stays past 1 dan, the rank waits.
+    for (game, streak) in [(1, 1), (2, 2)] {
+        rated_win(&alice, &bob, "bob").await;
+        let view = after_games(&alice, "alice", game).await;
+        assert_eq!(view["rating"]["rank"], "1d", "after game {game}");
+        assert_eq!(view["rating"]["streak"], streak, "after game {game}");
+        assert_eq!(view["rating"]["run"], 3);
+    }
+    // The third in a row promotes her one step; a new challenge carries it.
+    rated_win(&alice, &bob, "bob").await;
+    let promoted = after_games(&alice, "alice", 3).await;
+    assert_eq!(promoted["rating"]["rank"], "2d");
+    assert_eq!(promoted["rating"]["streak"], 0);
+    let seat = alice
+        .post("/api/challenges", json!({"size": 9, "rated": true}))
+        .await;
+    assert_eq!(seat.json["challenger_rank"], "2d", "{}", seat.body);
+
+    // Bob, settled at the foot of 3 dan, lost three in a row: demoted one
+    // step, his rating having fallen at most a quarter rank a game.
+    let bob_view = after_games(&bob, "bob", 3).await;
+    assert_eq!(bob_view["rating"]["rank"], "2d");
+    assert!(bob_view["rating"]["rating"].as_f64().unwrap() > rating_of_level(1));
+
+    // A newcomer's rank is provisional, and says so.
+    rated_win(&carol, &bob, "bob").await;
+    let newcomer = after_games(&carol, "carol", 1).await;
+    assert_eq!(newcomer["rating"]["provisional"], true);
+    assert_eq!(
+        newcomer["rating"]["rank"],
+        newcomer["rating"]["rating_rank"]
+    );
+}
+
+crate::for_both_backends!(the_shown_rank_moves_only_after_a_run);

@@ -1,0 +1,55 @@
+// The tournament pages kept current without polling: the lobby socket says
+// when an event changed (a registration, a pairing, a result), and the page
+// fetches it again. Each (re)connection begins with the lobby's snapshot,
+// after which the page fetches too: what changed while the socket was down
+// is not missed.
+
+import { LiveSocket } from './socket.js';
+
+/** The least time between two fetches (ms): a burst of results is one fetch. */
+const SPACING = 400;
+
+/**
+ * Calls `reload` at once, at each (re)connection and whenever the event
+ * `id` changes (any event when `id` is null); one call at a time, and
+ * changes told during a call make one more, a moment later. Returns the
+ * function that stops.
+ * @param {string | number | null} id
+ * @param {() => Promise<void>} reload
+ */
+export function followEvents(id, reload) {
+  let running = false;
+  let again = false;
+  let stopped = false;
+  async function run() {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = true;
+    try {
+      await reload();
+    } finally {
+      if (again && !stopped) {
+        again = false;
+        setTimeout(() => {
+          running = false;
+          run();
+        }, SPACING);
+      } else {
+        running = false;
+      }
+    }
+  }
+  const socket = new LiveSocket({
+    path: () => '/api/lobby/ws',
+    onMessage: (m) => {
+      if (m.type === 'lobby' || (m.type === 'event_changed' && (id === null || String(m.id) === String(id)))) run();
+    },
+  });
+  run();
+  return () => {
+    stopped = true;
+    socket.close();
+  };
+}
