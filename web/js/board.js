@@ -22,6 +22,7 @@ let instances = 0;
  * @property {Set<number> | null} [dead]              indexes of stones marked dead
  * @property {string[] | null} [owners]               counting: owner of each point
  * @property {{x: number, y: number}[]} [marked]      points to ring (free handicap placement)
+ * @property {Map<number, string> | null} [labels]   text on points by index (move numbers)
  */
 
 export class BoardView {
@@ -247,6 +248,15 @@ export class BoardView {
     if (last && board.get(last.x, last.y) !== EMPTY) {
       const on = board.get(last.x, last.y) === BLACK ? 'on-black' : 'on-white';
       marks.push(s('circle', { cx: this.cx(last.x), cy: this.cx(last.y), r: c * 0.22, class: `last ${on}`, 'data-last': toGtp(n, last.x, last.y) }));
+    }
+    for (const [i, text] of scene.labels ?? []) {
+      const x = i % n;
+      const y = Math.floor(i / n);
+      const on = board.get(x, y) === BLACK ? 'on-black' : board.get(x, y) === EMPTY ? 'on-empty' : 'on-white';
+      marks.push(s('text', {
+        x: this.cx(x), y: this.cx(y), class: `label ${on}`, 'font-size': (c * (text.length > 2 ? 0.36 : 0.45)).toFixed(1),
+        'text-anchor': 'middle', 'dominant-baseline': 'central', 'data-label': toGtp(n, x, y),
+      }, text));
     }
     for (const p of scene.marked ?? []) {
       marks.push(s('circle', { cx: this.cx(p.x), cy: this.cx(p.y), r: c * 0.3, class: 'placed' }));

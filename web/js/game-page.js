@@ -4,9 +4,10 @@
 // details. Joined over the game's WebSocket, which reconnects by itself
 // and catches up from the last version seen.
 
-import { ApiError, get } from './api.js';
+import { ApiError, get, post } from './api.js';
 import { BoardView } from './board.js';
 import { ClockView } from './clock-view.js';
+import { at, leadText } from './analysis-strings.js';
 import { blackZi, countPosition } from './counting.js';
 import { h, replace } from './dom.js';
 import { icon } from './icons.js';
@@ -753,7 +754,8 @@ class GamePage {
     alt.classList.add('result-alt');
     return h('div.result-banner', { dataset: { result: r.international } },
       h('span.result-label', null, t('result.title')), main, alt,
-      h('a.button.ghost', { href: `/api/games/${m.id}/sgf`, download: `shoutan-${m.id}.sgf`, dataset: { sgf: '' } }, icon('download'), t('game.sgf')));
+      h('a.button.ghost', { href: `/api/games/${m.id}/sgf`, download: `shoutan-${m.id}.sgf`, dataset: { sgf: '' } }, icon('download'), t('game.sgf')),
+      h('a.button.primary', { href: `/game/${m.id}/analysis`, dataset: { link: '', analyse: '' } }, at('game.analyse')));
   }
 
   /** The figures of the count: both sides in 子 and points, and the result they give. */
@@ -870,8 +872,20 @@ class GamePage {
         this.timeAsked = true;
         this.socket.send({ type: 'time' });
       }),
+      button('estimate', at('estimate'), play, () => this.estimate()),
       passing,
       resign);
+  }
+
+  /** Position judgement (形势判断), as far as the game's settings allow it. */
+  async estimate() {
+    try {
+      const j = await post(`/api/games/${this.id}/estimate`);
+      toast(at('estimate.result', { lead: leadText(j.black_lead), zi: j.black_lead_zi.toFixed(1), left: j.uses_left ?? '—' }), 'info', 6000, 'estimate');
+    } catch (e) {
+      const key = `estimate.error.${e.code}`;
+      toast(at(key) === key ? e.message : at(key), 'error', 6000, 'estimate');
+    }
   }
 
   renderChat() {

@@ -1,6 +1,8 @@
 // The client starts here: the header, the pages, the settings applied to
 // the document, and who is logged in.
 
+import { analysisPage } from './analysis-page.js';
+import { at } from './analysis-strings.js';
 import { authDialog, settingsDialog } from './dialogs.js';
 import { h, replace } from './dom.js';
 import { eventListPage } from './event-list-page.js';
@@ -52,6 +54,7 @@ function renderHeader() {
     h('nav.main-nav', { id: 'main-nav' },
       nav('/', t('nav.play'), path === '/'),
       nav('/events', et('nav.events'), path.startsWith('/events')),
+      nav('/analysis', at('nav.analysis'), path === '/analysis'),
       user ? nav(`/player/${encodeURIComponent(user.name)}`, t('nav.profile'), path === `/player/${encodeURIComponent(user.name)}`) : null,
       user ? h('button.nav-link.menu-only', { type: 'button', dataset: { action: 'menu-logout' }, onclick: logout }, t('nav.logout')) : null),
     h('div.header-tools', null,
@@ -95,6 +98,8 @@ async function boot() {
   startRouter(main, [
     [/^\/$/, [], lobbyPage],
     [/^\/game\/(\d+)$/, ['id'], gamePage],
+    [/^\/game\/(\d+)\/analysis$/, ['id'], analysisPage],
+    [/^\/analysis$/, [], analysisPage],
     [/^\/player\/([^/]+)$/, ['name'], profilePage],
     [/^\/events$/, [], eventListPage],
     [/^\/events\/(\d+)$/, ['id'], eventPage],

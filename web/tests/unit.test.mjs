@@ -249,3 +249,22 @@ describe('the game model', () => {
     assert.deepEqual(m.moves[1], { color: 'white', point: null });
   });
 });
+
+describe('sgf-tree: the analysis board’s records', () => {
+  it('reads variations and comments and writes them back', async () => {
+    const { parseSgf, writeSgf, moveOf, unescapeText } = await import('../js/sgf-tree.js');
+    const text = '(;GM[1]SZ[9]AB[cc][gg] ;B[ee]C[a \\] bracket](;W[dd];B[ff])(;W[ef]XX[kept]))';
+    const root = parseSgf(text);
+    assert.equal(root.props.get('AB').length, 2);
+    const first = root.children[0];
+    assert.deepEqual(moveOf(first, 9), { color: 'black', point: { x: 4, y: 4 } });
+    assert.equal(unescapeText(first.props.get('C')[0]), 'a ] bracket');
+    assert.equal(first.children.length, 2);
+    const again = parseSgf(writeSgf(root));
+    assert.equal(writeSgf(again), writeSgf(root));
+    assert.equal(again.children[0].children[1].props.get('XX')[0], 'kept');
+    assert.equal(again.children[0].children[0].children[0].props.get('B')[0], 'ff');
+    assert.throws(() => parseSgf('no record'), /no game tree/);
+    assert.throws(() => parseSgf('(;B[aa'), /without its/);
+  });
+});

@@ -19,7 +19,7 @@
 //! - The computer ([`computer`]): an account per engine level, played
 //!   from a bounded pool of blocking threads.
 //! - AI reviews of finished games ([`review`]) on a pool of their own,
-//!   stored with the game.
+//!   stored with the game; position judgement ([`judgement`]).
 //!
 //! The API is documented in `docs/api/openapi.yaml` (HTTP) and
 //! `docs/api/websocket.md` (the WebSocket protocol).
@@ -44,6 +44,7 @@ pub mod config;
 pub mod error;
 pub mod events;
 pub mod health;
+pub mod judgement;
 pub mod live;
 pub mod lobby;
 pub mod net;
@@ -91,6 +92,8 @@ pub struct App {
     pub computer: Arc<Computer>,
     /// The AI reviews being made.
     pub reviews: Arc<review::Reviews>,
+    /// Position judgements (形势判断).
+    pub judgements: judgement::Judgements,
     /// Login attempts per client address.
     pub login_per_address: RateLimiter,
     /// Login attempts per account and address.
@@ -178,6 +181,7 @@ pub async fn start(store: Arc<dyn Store>, config: ServerConfig) -> Result<AppSta
         lobby,
         computer,
         reviews,
+        judgements: judgement::Judgements::new(),
         events,
         decoy_hash,
         hasher,

@@ -6,6 +6,7 @@ pub(crate) mod challenges;
 mod computer;
 pub(crate) mod extract;
 mod games;
+mod judgement;
 mod players;
 mod reviews;
 mod static_files;
@@ -80,6 +81,12 @@ fn table() -> Vec<(Route, MethodRouter<AppState>)> {
         r(Method::GET, "/api/games/{id}/sgf", get(games::sgf)),
         r(Method::GET, "/api/games/{id}/events", get(games::events)),
         r(Method::GET, "/api/games/{id}/reviews", get(reviews::list)),
+        r(Method::POST, "/api/estimate", post(judgement::any)),
+        r(
+            Method::POST,
+            "/api/games/{id}/estimate",
+            post(judgement::of_game),
+        ),
         r(
             Method::POST,
             "/api/games/{id}/reviews",

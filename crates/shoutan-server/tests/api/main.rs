@@ -16,6 +16,7 @@ mod counting;
 mod events;
 mod health;
 mod hostile;
+mod judgement;
 mod lobby;
 mod openapi;
 mod play;

@@ -1,0 +1,423 @@
+// The analysis board: any finished game (`/game/{id}/analysis`) or any SGF
+// uploaded or pasted (`/analysis`). Step through the record, show move
+// numbers on the stones, play your own moves from any position (each a
+// variation in the tree, kept, deleted, downloaded in the SGF), read and
+// write comments. For a server game, the AI review: asked for with one
+// click, its progress, then the win-rate graph (click a point to go
+// there) and each player's biggest mistakes with the engine's move and
+// line.
+
+import { ApiError, get, post } from './api.js';
+import { BoardView } from './board.js';
+import { h, replace, s } from './dom.js';
+import { EMPTY, Position, opponent, toGtp } from './goban.js';
+import { at, leadText } from './analysis-strings.js';
+import {
+  SgfError, escapeText, moveOf, node, parseSgf, pathTo, sgfLetters, sgfPoint, unescapeText, writeSgf,
+} from './sgf-tree.js';
+import { toast } from './ui.js';
+
+/** How often a queued review is asked about. */
+const POLL_MS = 1000;
+
+/** The page: `id` for a server game, none for an uploaded record. */
+export function analysisPage(root, { id } = {}) {
+  const page = new AnalysisPage(root, id === undefined ? null : Number(id));
+  return () => page.dispose();
+}
+
+class AnalysisPage {
+  constructor(root, id) {
+    this.root = root;
+    this.id = id;
+    this.disposed = false;
+    this.numbers = false;
+    this.review = null;
+    this.levels = [];
+    this.poll = null;
+    this.keys = (e) => this.onKey(e);
+    addEventListener('keydown', this.keys);
+    if (id === null) this.showOpen();
+    else this.loadGame();
+  }
+
+  dispose() {
+    this.disposed = true;
+    clearTimeout(this.poll);
+    removeEventListener('keydown', this.keys);
+  }
+
+  /** Upload or paste a record. */
+  showOpen(error) {
+    const text = h('textarea.sgf-paste', { rows: 8, placeholder: '(;GM[1]FF[4]SZ[19];B[pd];W[dd]…)', dataset: { paste: '' } });
+    const file = h('input', {
+      type: 'file', accept: '.sgf,application/x-go-sgf', dataset: { upload: '' },
+      onchange: async () => {
+        const f = file.files?.[0];
+        if (f) this.open(await f.text(), f.name);
+      },
+    });
+    replace(this.root, h('section.analysis-open.card', null,
+      h('h2', null, at('title')),
+      h('p', null, at('open.help')),
+      error ? h('p.form-error', { role: 'alert', dataset: { error: '' } }, error) : null,
+      h('label.field', null, h('span', null, at('open.file')), file),
+      h('label.field', null, h('span', null, at('open.paste')), text),
+      h('button.primary', { type: 'button', dataset: { action: 'open' }, onclick: () => this.open(text.value, 'analysis.sgf') }, at('open.button'))));
+  }
+
+  /** Opens a record's text, or says why it cannot be opened. */
+  open(text, name) {
+    try {
+      this.start(parseSgf(text), name.replace(/\.sgf$/i, ''));
+    } catch (e) {
+      if (e instanceof SgfError) this.showOpen(at('open.bad', { why: e.message }));
+      else throw e;
+    }
+  }
+
+  async loadGame() {
+    replace(this.root, h('div.page-loading', null, '…'));
+    try {
+      const res = await fetch(`/api/games/${this.id}/sgf`, { credentials: 'same-origin' });
+      if (!res.ok) throw new ApiError(res.status, 'not_found', res.statusText);
+      const text = await res.text();
+      if (this.disposed) return;
+      this.start(parseSgf(text), `shoutan-${this.id}`);
+      this.loadReviews();
+    } catch (e) {
+      replace(this.root, h('div.empty-state', null, h('h2', null, at('error', { message: e.message }))));
+    }
+  }
+
+  start(tree, name) {
+    this.tree = tree;
+    this.name = name;
+    const sz = tree.props.get('SZ')?.[0];
+    this.size = Math.min(25, Math.max(2, Number.parseInt(sz ?? '19', 10) || 19));
+    this.current = this.lineEnd(tree);
+    this.board = new BoardView({ size: this.size, onPoint: (x, y) => this.play(x, y) });
+    this.build();
+  }
+
+  build() {
+    this.info = h('div.analysis-move', { dataset: { move: '' } });
+    this.comment = h('textarea.analysis-comment', {
+      rows: 4, dataset: { comment: '' }, placeholder: at('comment'),
+      oninput: () => this.setComment(this.comment.value),
+    });
+    this.treeEl = h('div.analysis-tree', { dataset: { tree: '' } });
+    this.reviewEl = h('div.analysis-review', { dataset: { review: '' } });
+    const button = (action, label, onclick) => h('button.ghost.small', { type: 'button', dataset: { action }, onclick }, label);
+    replace(this.root, h('div.analysis-page', null,
+      h('div.analysis-board', null, this.board.el,
+        h('div.analysis-controls', null,
+          button('first', '⏮', () => this.go(this.tree)),
+          button('prev', '◀', () => this.go(this.current.parent ?? this.current)),
+          button('next', '▶', () => this.go(this.current.children[0] ?? this.current)),
+          button('last', '⏭', () => this.go(this.lineEnd(this.current))),
+          h('label.toggle', null,
+            h('input', { type: 'checkbox', dataset: { numbers: '' }, onchange: (e) => { this.numbers = e.target.checked; this.render(); } }),
+            at('numbers')),
+          h('label.toggle', null,
+            h('input', { type: 'checkbox', dataset: { estimate: '' }, onchange: (e) => { this.estimating = e.target.checked; this.render(); } }),
+            at('estimate'))),
+        this.info,
+        this.scoreEl = h('p.analysis-estimate', { dataset: { estimateScore: '' } })),
+      h('aside.analysis-side', null,
+        h('div.analysis-actions', null,
+          button('delete', at('delete'), () => this.deleteCurrent()),
+          button('download', at('download'), () => this.download())),
+        this.comment,
+        this.treeEl,
+        this.reviewEl)));
+    this.render();
+  }
+
+  /** The last node of the line through `n` (first children). */
+  lineEnd(n) {
+    let end = n;
+    while (end.children.length) end = end.children[0];
+    return end;
+  }
+
+  go(n) {
+    this.current = n;
+    this.render();
+  }
+
+  onKey(e) {
+    if (!this.current || e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLInputElement) return;
+    if (e.key === 'ArrowLeft') this.go(this.current.parent ?? this.current);
+    else if (e.key === 'ArrowRight') this.go(this.current.children[0] ?? this.current);
+    else return;
+    e.preventDefault();
+  }
+
+  /**
+   * The position at `n` and how it was reached: the board, the move
+   * number of each stone, the colour to move, the move count, and the
+   * board two moves back (for ko).
+   */
+  positionAt(n) {
+    const size = this.size;
+    let board = new Position(size);
+    const numbers = new Map();
+    let moves = 0;
+    let toMove = 'black';
+    let previous = null;
+    let last = null;
+    for (const step of pathTo(n)) {
+      for (const [id, stone] of [['AB', 1], ['AW', 2], ['AE', EMPTY]]) {
+        for (const v of step.props.get(id) ?? []) {
+          const p = sgfPoint(size, v);
+          if (p) board.set(p.x, p.y, stone);
+        }
+      }
+      if (step.props.has('AB') && !step.props.has('AW') && step === this.tree && Number(step.props.get('HA')?.[0]) >= 2) toMove = 'white';
+      const mv = moveOf(step, size);
+      if (mv) {
+        moves++;
+        previous = board.clone();
+        if (mv.point) {
+          for (const c of board.play(mv.color, mv.point.x, mv.point.y)) numbers.delete(c.y * size + c.x);
+          numbers.set(mv.point.y * size + mv.point.x, moves);
+        }
+        last = mv.point;
+        toMove = opponent(mv.color);
+      }
+      const pl = step.props.get('PL')?.[0];
+      if (pl === 'B' || pl === 'W') toMove = pl === 'B' ? 'black' : 'white';
+    }
+    return { board, numbers, moves, toMove, previous, last };
+  }
+
+  /** Plays the colour to move at (x, y): the existing child with that move, or a new variation. */
+  play(x, y) {
+    const here = this.positionAt(this.current);
+    const letters = sgfLetters(x, y);
+    const id = here.toMove === 'black' ? 'B' : 'W';
+    const existing = this.current.children.find((c) => c.props.get(id)?.[0] === letters);
+    if (existing) {
+      this.go(existing);
+      return;
+    }
+    if (here.board.get(x, y) !== EMPTY) return;
+    const after = here.board.clone();
+    after.play(here.toMove, x, y);
+    if (after.chain(x, y).liberties === 0) {
+      toast(at('illegal.suicide'), 'error');
+      return;
+    }
+    if (here.previous && after.equals(here.previous)) {
+      toast(at('illegal.ko'), 'error');
+      return;
+    }
+    const made = node(this.current, new Map([[id, [letters]]]));
+    this.current.children.push(made);
+    this.go(made);
+  }
+
+  /**
+   * Position judgement of the shown position: the ownership shaded on the
+   * board (stones the other side owns shown dead) and the score.
+   */
+  async estimate(shown, scene) {
+    const size = this.size;
+    const gtp = (v) => { const p = sgfPoint(size, v); return p ? toGtp(size, p.x, p.y) : null; };
+    const root = this.tree.props;
+    let komi = Number.parseFloat(root.get('KM')?.[0] ?? '7.5') || 0;
+    if (Math.abs(komi) > 50) komi /= 100;
+    const moves = pathTo(shown).map((n) => moveOf(n, size)).filter(Boolean)
+      .map((m) => ({ color: m.color, point: m.point ? toGtp(size, m.point.x, m.point.y) : null }));
+    const body = {
+      size, komi,
+      black: (root.get('AB') ?? []).map(gtp).filter(Boolean),
+      white: (root.get('AW') ?? []).map(gtp).filter(Boolean),
+      first: this.positionAt(this.tree).toMove,
+      moves,
+    };
+    try {
+      const j = await post('/api/estimate', body);
+      if (shown !== this.current || !this.estimating) return;
+      const owners = j.ownership.map((o) => (o > 0.3 ? 'black' : o < -0.3 ? 'white' : null));
+      const dead = new Set();
+      owners.forEach((o, i) => {
+        const stone = scene.board.cells[i];
+        if (o && stone !== EMPTY && (stone === 1 ? 'black' : 'white') !== o) dead.add(i);
+      });
+      this.board.render({ ...scene, owners, dead });
+      this.scoreEl.textContent = at('estimate.score', { lead: leadText(j.black_lead), black: j.black_area.toFixed(1), white: j.white_area.toFixed(1) });
+      this.scoreEl.dataset.lead = j.black_lead.toFixed(1);
+    } catch (e) {
+      toast(at('error', { message: e.message }), 'error');
+    }
+  }
+
+  /** Removes the shown node and everything after it (not the root). */
+  deleteCurrent() {
+    const parent = this.current.parent;
+    if (!parent) return;
+    parent.children = parent.children.filter((c) => c !== this.current);
+    this.go(parent);
+  }
+
+  setComment(text) {
+    if (text) this.current.props.set('C', [escapeText(text)]);
+    else this.current.props.delete('C');
+    this.renderTree();
+  }
+
+  download() {
+    const blob = new Blob([writeSgf(this.tree)], { type: 'application/x-go-sgf' });
+    const a = h('a', { href: URL.createObjectURL(blob), download: `${this.name}-analysis.sgf` });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+  }
+
+  render() {
+    const here = this.positionAt(this.current);
+    const labels = new Map();
+    if (this.numbers) for (const [i, k] of here.numbers) labels.set(i, String(k));
+    const scene = { board: here.board, last: here.last, hover: here.toMove, labels };
+    this.board.render(scene);
+    this.scoreEl.textContent = '';
+    delete this.scoreEl.dataset.lead;
+    if (this.estimating) this.estimate(this.current, scene);
+    const mv = moveOf(this.current, this.size);
+    const what = mv ? `${mv.color === 'black' ? '●' : '○'} ${mv.point ? toGtp(this.size, mv.point.x, mv.point.y) : at('pass')}` : at('start');
+    this.info.textContent = at('moveInfo', { n: here.moves, what });
+    this.info.dataset.move = String(here.moves);
+    this.comment.value = unescapeText(this.current.props.get('C')?.[0] ?? '');
+    this.renderTree();
+    this.renderReview();
+  }
+
+  /** The tree: the main line as a row of moves, each variation nested under where it branches. */
+  renderTree() {
+    const size = this.size;
+    const lineOf = (first, depth) => {
+      const items = [];
+      const branches = [];
+      let n = first;
+      while (n) {
+        const mv = moveOf(n, size);
+        const label = mv ? (mv.point ? toGtp(size, mv.point.x, mv.point.y) : at('pass')) : at('start');
+        const count = pathTo(n).filter((p) => moveOf(p, size)).length;
+        items.push(h('button.tree-node', {
+          type: 'button',
+          class: [n === this.current ? 'current' : '', mv ? mv.color : 'root', n.props.has('C') ? 'commented' : ''].filter(Boolean).join(' '),
+          dataset: { node: String(count), depth: String(depth) },
+          title: mv ? `${count}. ${label}` : label,
+          onclick: ((target) => () => this.go(target))(n),
+        }, mv ? `${count}` : '·'));
+        for (const v of n.children.slice(1)) branches.push(lineOf(v, depth + 1));
+        n = n.children[0];
+      }
+      return h('div.tree-line', { dataset: { variation: String(depth) } }, h('div.tree-moves', null, ...items), ...branches);
+    };
+    replace(this.treeEl, lineOf(this.tree, 0));
+    this.treeEl.querySelector('.current')?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
+  }
+
+  /** The node of the main line after `n` moves. */
+  mainLine(n) {
+    let found = this.tree;
+    let moves = 0;
+    while (moves < n && found.children.length) {
+      found = found.children[0];
+      if (moveOf(found, this.size)) moves++;
+    }
+    return found;
+  }
+
+  async loadReviews() {
+    try {
+      const listed = await get(`/api/games/${this.id}/reviews`);
+      if (this.disposed) return;
+      this.levels = listed.levels;
+      this.reviews = listed.reviews;
+      const done = listed.reviews.filter((r) => r.status === 'done');
+      this.review = done.find((r) => r.level === 'deep') ?? done[0] ?? null;
+      this.renderReview();
+      if (listed.reviews.some((r) => r.status === 'queued')) this.poll = setTimeout(() => this.loadReviews(), POLL_MS);
+    } catch (e) {
+      toast(at('error', { message: e.message }), 'error');
+    }
+  }
+
+  async requestReview(level) {
+    try {
+      await post(`/api/games/${this.id}/reviews`, { level });
+      clearTimeout(this.poll);
+      this.loadReviews();
+    } catch (e) {
+      const key = `review.error.${e.code}`;
+      toast(at(key) === key ? e.message : at(key), 'error', 6000);
+    }
+  }
+
+  renderReview() {
+    if (!this.reviewEl || this.id === null) return;
+    const parts = [h('h3', null, at('review.title'))];
+    for (const r of this.reviews ?? []) {
+      if (r.status === 'queued') {
+        const p = r.progress;
+        parts.push(h('p.review-progress', { dataset: { progress: r.level } },
+          at('review.progress', { level: at(`review.${r.level}`), done: p?.done ?? 0, total: p?.total || '…' })));
+      }
+    }
+    const asked = new Set((this.reviews ?? []).map((r) => r.level));
+    parts.push(h('div.review-levels', null, ...this.levels.filter((l) => !asked.has(l.level)).map((l) => h('button.primary.small', {
+      type: 'button', title: l.cost, dataset: { reviewLevel: l.level }, onclick: () => this.requestReview(l.level),
+    }, at(`review.ask.${l.level}`)))));
+    parts.push(...this.levels.filter((l) => !asked.has(l.level)).map((l) => h('p.hint', null, `${at(`review.${l.level}`)}: ${l.cost}`)));
+    const review = this.review?.review;
+    if (review) parts.push(this.graph(review), this.mistakes(review));
+    replace(this.reviewEl, ...parts);
+  }
+
+  /** Black's win rate over the game; a click goes to that move. */
+  graph(review) {
+    const n = Math.max(1, review.positions.length - 1);
+    const points = review.positions.map((p, i) => `${(i / n * 100).toFixed(2)},${((1 - p.black_winrate) * 100).toFixed(2)}`).join(' ');
+    const leads = review.positions.map((p) => Math.abs(p.black_lead));
+    const scale = Math.max(10, ...leads);
+    const scorePoints = review.positions.map((p, i) => `${(i / n * 100).toFixed(2)},${(50 - p.black_lead / scale * 50).toFixed(2)}`).join(' ');
+    const here = this.positionAt(this.current).moves;
+    const svg = s('svg', { class: 'review-graph', viewBox: '0 0 100 100', preserveAspectRatio: 'none', role: 'img', 'aria-label': at('review.graph'), 'data-graph': '' },
+      s('rect', { x: 0, y: 0, width: 100, height: 100, class: 'graph-back' }),
+      s('line', { x1: 0, y1: 50, x2: 100, y2: 50, class: 'graph-half' }),
+      s('polyline', { points: scorePoints, class: 'graph-score' }),
+      s('polyline', { points, class: 'graph-winrate' }),
+      s('line', { x1: here / n * 100, y1: 0, x2: here / n * 100, y2: 100, class: 'graph-here' }));
+    svg.addEventListener('click', (e) => {
+      const box = svg.getBoundingClientRect();
+      const move = Math.round((e.clientX - box.left) / box.width * n);
+      this.go(this.mainLine(Math.max(0, Math.min(n, move))));
+    });
+    const p = review.positions[Math.min(here, review.positions.length - 1)];
+    const lead = leadText(p.black_lead);
+    return h('div.review-chart', null, svg,
+      h('p.review-now', { dataset: { winrate: p.black_winrate.toFixed(3) } },
+        at('review.now', { winrate: (p.black_winrate * 100).toFixed(1), lead, zi: (p.black_lead / 2).toFixed(1) })));
+  }
+
+  /** Each player's biggest mistakes: the move, what it lost, the engine's move and line. */
+  mistakes(review) {
+    const byNumber = new Map(review.moves.map((m) => [m.number, m]));
+    const list = (color, numbers) => h('div.review-mistakes', { dataset: { mistakes: color } },
+      h('h4', null, at(`review.mistakes.${color}`)),
+      numbers.length ? h('ol', null, ...numbers.map((k) => {
+        const m = byNumber.get(k);
+        return h('li', null, h('button.link', {
+          type: 'button', dataset: { mistake: String(k) }, onclick: () => this.go(this.mainLine(k)),
+        }, at('review.mistake', {
+          n: k, mv: m.mv, loss: (m.winrate_loss * 100).toFixed(1), points: m.points_loss.toFixed(1), best: m.best ?? '—', pv: m.pv.join(' '),
+        })));
+      })) : h('p.hint', null, at('review.none')));
+    return h('div', null, list('black', review.black_mistakes), list('white', review.white_mistakes));
+  }
+}

@@ -1,0 +1,100 @@
+// The words of the analysis board and the AI review in English and
+// Chinese, kept apart from i18n.js: `at(key, vars)` gives the text in the
+// language of the settings (the key itself when there is none).
+
+import { settings } from './settings.js';
+
+const en = {
+  'nav.analysis': 'Analysis',
+  title: 'Analysis board',
+  'open.help': 'Open any SGF record: step through it, play your own variations, write comments, download it again.',
+  'open.file': 'Upload an SGF file',
+  'open.paste': 'or paste the record',
+  'open.button': 'Open',
+  'open.bad': 'This is no SGF record: {why}',
+  error: 'Something went wrong: {message}',
+  numbers: 'Move numbers',
+  delete: 'Delete this move and what follows',
+  download: 'Download SGF',
+  comment: 'A comment on this position',
+  start: 'Start',
+  pass: 'pass',
+  moveInfo: 'Move {n}: {what}',
+  'illegal.suicide': 'Suicide is not allowed',
+  'illegal.ko': 'Ko: take back elsewhere first',
+  'review.title': 'AI review',
+  'review.quick': 'Quick review',
+  'review.deep': 'Deep review',
+  'review.ask.quick': 'Quick AI review',
+  'review.ask.deep': 'Deep AI review',
+  'review.progress': '{level}: {done}/{total} positions analysed…',
+  'review.graph': 'Black’s win rate over the game',
+  'review.now': 'Black wins {winrate}% · score {lead} ({zi} 子)',
+  'review.mistakes.black': 'Black’s biggest mistakes',
+  'review.mistakes.white': 'White’s biggest mistakes',
+  'review.mistake': '{n}. {mv}: −{loss}% ({points} points) · engine: {best} ({pv})',
+  'review.none': 'None found.',
+  'review.error.review_budget': 'You have two reviews waiting: ask again once one is done.',
+  'review.error.busy': 'The review queue is full: try again later.',
+  'review.error.login_required': 'Log in to ask for a review.',
+  'game.analyse': 'Analyse',
+  estimate: 'Estimate (形势判断)',
+  'estimate.score': 'Estimate: {lead} · black {black} 子, white {white} 子',
+  'estimate.result': 'Estimate: {lead} ({zi} 子 for black); {left} uses left in this game',
+  'estimate.error.estimate_not_allowed': 'Position judgement is not allowed in a rated game.',
+  'estimate.error.estimate_limit': 'You have used all your position judgements in this game.',
+  'estimate.error.busy': 'The server is busy: try again in a moment.',
+};
+
+const zh = {
+  'nav.analysis': '研究',
+  title: '研究棋盘',
+  'open.help': '打开任意SGF棋谱：逐手查看，摆自己的变化，写评论，再下载。',
+  'open.file': '上传SGF文件',
+  'open.paste': '或粘贴棋谱',
+  'open.button': '打开',
+  'open.bad': '这不是SGF棋谱：{why}',
+  error: '出错了：{message}',
+  numbers: '显示手数',
+  delete: '删除此手及其后变化',
+  download: '下载SGF棋谱',
+  comment: '本局面的评论',
+  start: '开局',
+  pass: '停一手',
+  moveInfo: '第{n}手：{what}',
+  'illegal.suicide': '禁止自杀',
+  'illegal.ko': '劫：须先在别处找劫',
+  'review.title': 'AI复盘',
+  'review.quick': '快速复盘',
+  'review.deep': '深度复盘',
+  'review.ask.quick': '快速AI复盘',
+  'review.ask.deep': '深度AI复盘',
+  'review.progress': '{level}：已分析{done}/{total}个局面…',
+  'review.graph': '黑方胜率曲线',
+  'review.now': '黑胜率{winrate}% · 形势{lead}（{zi}子）',
+  'review.mistakes.black': '黑方最大失误',
+  'review.mistakes.white': '白方最大失误',
+  'review.mistake': '第{n}手 {mv}：−{loss}%（{points}目）· AI推荐：{best}（{pv}）',
+  'review.none': '未发现。',
+  'review.error.review_budget': '你已有两个复盘在排队，完成后再申请。',
+  'review.error.busy': '复盘队列已满，请稍后再试。',
+  'review.error.login_required': '登录后才能申请复盘。',
+  'game.analyse': '研究',
+  estimate: '形势判断',
+  'estimate.score': '形势：{lead} · 黑{black}子，白{white}子',
+  'estimate.result': '形势：{lead}（黑{zi}子）；本局还可用{left}次',
+  'estimate.error.estimate_not_allowed': '升降级（计分）对局中不能使用形势判断。',
+  'estimate.error.estimate_limit': '本局的形势判断次数已用完。',
+  'estimate.error.busy': '服务器繁忙，请稍后再试。',
+};
+
+/** Who leads by how much: `B+2.5`, `W+0.5`. */
+export function leadText(blackLead) {
+  return blackLead >= 0 ? `B+${blackLead.toFixed(1)}` : `W+${(-blackLead).toFixed(1)}`;
+}
+
+/** The text of `key` with `{name}` filled in from `vars`. */
+export function at(key, vars) {
+  const text = (settings.lang === 'zh' ? zh : en)[key] ?? en[key] ?? key;
+  return text.replace(/\{(\w+)\}/g, (_, k) => String(vars?.[k] ?? ''));
+}

@@ -1,0 +1,174 @@
+// The analysis board and the AI review in a real browser (issue #19, "How
+// it is proved"): a record uploaded, a variation added, deleted, added
+// again with a comment and downloaded in the SGF; a finished game
+// reviewed with one click, and the win-rate graph clicked to go to a move.
+
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { after, before, describe, it } from 'node:test';
+
+import {
+  clickPoint, launchBrowser, needsChromium, newPage, newPlayerContext, signUp, startServer, stoneAt,
+} from './harness.mjs';
+
+/** A short 9×9 record: B E5, W C7, B G3, W C3. */
+const RECORD = '(;GM[1]FF[4]SZ[9]KM[7]RU[Chinese]PB[Ke]PW[Shin];B[ee];W[cc];B[gg];W[cg])';
+
+/**
+ * Sends `commands` over the game's WebSocket from the page (its session
+ * cookie), numbering them from `firstId`, each awaited until acknowledged.
+ */
+async function wsCommands(page, gameId, firstId, commands) {
+  return page.evaluate(async ({ gameId, firstId, commands }) => {
+    const ws = new WebSocket(`ws://${location.host}/api/games/${gameId}/ws`);
+    const frames = [];
+    let wake = null;
+    ws.onmessage = (e) => { frames.push(JSON.parse(e.data)); wake?.(); };
+    await new Promise((ok, fail) => { ws.onopen = ok; ws.onerror = fail; });
+    const next = async (pred) => {
+      for (;;) {
+        const i = frames.findIndex(pred);
+        if (i >= 0) return frames.splice(i, 1)[0];
+        await new Promise((ok) => { wake = ok; });
+      }
+    };
+    const acks = [];
+    for (const [k, c] of commands.entries()) {
+      const id = firstId + k;
+      ws.send(JSON.stringify({ ...c, id }));
+      acks.push(await next((f) => f.id === id));
+    }
+    ws.close();
+    return acks;
+  }, { gameId, firstId, commands });
+}
+
+describe('the analysis board and the AI review', needsChromium(), () => {
+  let server;
+  let browser;
+  const errors = [];
+
+  before(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+    assert.deepEqual(errors, [], 'no script errors');
+  });
+
+  it('opens an uploaded record, adds and deletes a variation, downloads it with the variation', async () => {
+    const context = await newPlayerContext(browser);
+    const page = await newPage(context, errors);
+    await page.goto(`${server.base}/analysis`);
+    await page.locator('[data-upload]').setInputFiles({ name: 'game.sgf', mimeType: 'application/x-go-sgf', buffer: Buffer.from(RECORD) });
+    await stoneAt(page, 'E5', 'black');
+    await stoneAt(page, 'C3', 'white');
+    assert.equal(await page.locator('[data-move]').getAttribute('data-move'), '4', 'the record opens at its end');
+
+    // Back to move 2, then black plays D4 instead of G3: a variation.
+    await page.click('[data-action=first]');
+    await page.click('[data-action=next]');
+    await page.click('[data-action=next]');
+    assert.equal(await page.locator('[data-move]').getAttribute('data-move'), '2');
+    await clickPoint(page, 'D4');
+    await stoneAt(page, 'D4', 'black');
+    assert.equal(await page.locator('[data-move]').getAttribute('data-move'), '3');
+    await page.locator('[data-tree] [data-variation="1"]').waitFor();
+    await page.locator('.goban .stones [data-stone="G3"]').waitFor({ state: 'detached' });
+
+    // Move numbers on the stones.
+    await page.locator('[data-numbers]').check();
+    assert.equal(await page.locator('.goban [data-label="D4"]').textContent(), '3');
+    assert.equal(await page.locator('.goban [data-label="E5"]').textContent(), '1');
+
+    // Deleted: back to move 2, and the tree has no variation.
+    await page.click('[data-action=delete]');
+    assert.equal(await page.locator('[data-move]').getAttribute('data-move'), '2');
+    assert.equal(await page.locator('[data-tree] [data-variation="1"]').count(), 0);
+
+    // Added again, with a comment, and downloaded.
+    await clickPoint(page, 'D4');
+    await page.locator('[data-comment]').fill('D4 is calmer [sic]');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-action=download]')]);
+    const text = await readFile(await download.path(), 'utf8');
+    assert.match(text, /;B\[ee\]\s*;W\[cc\]\s*\(;B\[gg\]\s*;W\[cg\]\s*\)\s*\(;B\[df\]C\[D4 is calmer \[sic\\\]\]/, text);
+    await context.close();
+  });
+
+  it('reviews a finished game with one click and jumps to a move from the graph', async () => {
+    const blackContext = await newPlayerContext(browser);
+    const whiteContext = await newPlayerContext(browser);
+    const black = await newPage(blackContext, errors);
+    const white = await newPage(whiteContext, errors);
+    await signUp(black, server.base, 'reviewer');
+    await signUp(white, server.base, 'opponent');
+    const headers = { 'X-Shoutan-Request': '1' };
+    const made = await black.request.post(`${server.base}/api/challenges`, { headers, data: { size: 9, colour: 'black', rated: false } });
+    assert.equal(made.status(), 201, await made.text());
+    const accepted = await white.request.post(`${server.base}/api/challenges/${(await made.json()).id}/accept`, { headers, data: {} });
+    assert.equal(accepted.status(), 201, await accepted.text());
+    const id = (await accepted.json()).id;
+    await black.goto(`${server.base}/`);
+    await white.goto(`${server.base}/`);
+    await wsCommands(black, id, 1, [{ type: 'move', point: 'E5' }]);
+    await wsCommands(white, id, 1, [{ type: 'move', point: 'C3' }]);
+    await wsCommands(black, id, 2, [{ type: 'move', point: 'G7' }]);
+    const [resigned] = await wsCommands(white, id, 2, [{ type: 'resign' }]);
+    assert.equal(resigned.type, 'ack', JSON.stringify(resigned));
+
+    await black.goto(`${server.base}/game/${id}/analysis`);
+    await stoneAt(black, 'G7', 'black');
+    await black.click('[data-review-level=quick]');
+    const graph = black.locator('[data-graph]');
+    await graph.waitFor({ timeout: 120_000 });
+    await black.locator('[data-mistakes=black]').waitFor();
+    // Three moves: a third of the way along is move 1.
+    const box = await graph.boundingBox();
+    await graph.click({ position: { x: box.width / 3, y: box.height / 2 } });
+    assert.equal(await black.locator('[data-move]').getAttribute('data-move'), '1');
+    await black.locator('.goban .stones [data-stone="C3"]').waitFor({ state: 'detached' });
+    // Another viewer sees the stored review at once, no button left to press.
+    await white.goto(`${server.base}/game/${id}/analysis`);
+    await white.locator('[data-graph]').waitFor();
+    assert.equal(await white.locator('[data-review-level=quick]').count(), 0);
+    await blackContext.close();
+    await whiteContext.close();
+  });
+
+  it('shows the position judgement on the analysis board and refuses it in a rated live game', async () => {
+    const context = await newPlayerContext(browser);
+    const page = await newPage(context, errors);
+    await page.goto(`${server.base}/analysis`);
+    await page.locator('[data-paste]').fill(RECORD);
+    await page.click('[data-action=open]');
+    await stoneAt(page, 'E5', 'black');
+    await page.locator('[data-estimate]').check();
+    await page.locator('[data-estimate-score][data-lead]').waitFor();
+    assert.ok(await page.locator('.goban .territory [data-owner=black]').count() > 0, 'black’s area shaded');
+    assert.match(await page.locator('[data-estimate-score]').textContent(), /子/);
+    // Another position: judged again.
+    await page.click('[data-action=first]');
+    await page.locator('[data-estimate-score][data-lead]').waitFor();
+    await context.close();
+
+    const blackContext = await newPlayerContext(browser);
+    const whiteContext = await newPlayerContext(browser);
+    const black = await newPage(blackContext, errors);
+    const white = await newPage(whiteContext, errors);
+    await signUp(black, server.base, 'ratedblack');
+    await signUp(white, server.base, 'ratedwhite');
+    const headers = { 'X-Shoutan-Request': '1' };
+    const made = await black.request.post(`${server.base}/api/challenges`, { headers, data: { size: 9, colour: 'black', rated: true } });
+    assert.equal(made.status(), 201, await made.text());
+    const accepted = await white.request.post(`${server.base}/api/challenges/${(await made.json()).id}/accept`, { headers, data: {} });
+    const id = (await accepted.json()).id;
+    await black.goto(`${server.base}/game/${id}`);
+    await black.click('[data-action=estimate]');
+    await black.locator('.toast.error', { hasText: 'not allowed in a rated game' }).waitFor();
+    await blackContext.close();
+    await whiteContext.close();
+  });
+});
