@@ -42,6 +42,7 @@ mod sqlite;
 mod tournament;
 mod user;
 
+use shoutan_rules::Rank;
 use std::path::PathBuf;
 use std::str::FromStr;
 use std::sync::Arc;
@@ -76,6 +77,9 @@ pub trait Store: TournamentStore + ReviewStore + Send + Sync {
     async fn user_by_name(&self, name: &str) -> Result<Option<User>, StoreError>;
     /// Accounts whose name starts with `prefix` (ignoring case), by name.
     async fn search_users(&self, prefix: &str, limit: u32) -> Result<Vec<User>, StoreError>;
+    /// Sets an account's declared rank (an arbiter confirming a rank
+    /// certification); false if there is no such account.
+    async fn set_declared_rank(&self, id: UserId, rank: Rank) -> Result<bool, StoreError>;
 
     /// Stores a login session.
     async fn create_session(&self, session: Session) -> Result<(), StoreError>;

@@ -565,6 +565,18 @@ impl Store for PostgresStore {
             .transpose()
     }
 
+    async fn set_declared_rank(&self, id: UserId, rank: Rank) -> Result<bool, StoreError> {
+        Ok(self
+            .client()
+            .await?
+            .execute(
+                "UPDATE users SET declared_rank = $2 WHERE id = $1",
+                &[&id, &rank.to_string()],
+            )
+            .await?
+            == 1)
+    }
+
     async fn search_users(&self, prefix: &str, limit: u32) -> Result<Vec<User>, StoreError> {
         let sql = format!(
             "SELECT {USER_COLUMNS} WHERE left(name_key, char_length($1)) = $1 \

@@ -557,6 +557,16 @@ impl Store for SqliteStore {
             .await
     }
 
+    async fn set_declared_rank(&self, id: UserId, rank: Rank) -> Result<bool, StoreError> {
+        self.write(move |conn| {
+            Ok(conn
+                .prepare_cached("UPDATE users SET declared_rank = ?2 WHERE id = ?1")?
+                .execute(params![id, rank.to_string()])?
+                == 1)
+        })
+        .await
+    }
+
     async fn search_users(&self, prefix: &str, limit: u32) -> Result<Vec<User>, StoreError> {
         let key = name_key(prefix);
         self.read(move |conn| {

@@ -190,6 +190,17 @@ async fn accounts(store: &Arc<dyn Store>) {
     );
     assert_eq!(names(store.search_users("柯", 10).await.unwrap()), ["柯洁"]);
     assert!(store.search_users("x", 10).await.unwrap().is_empty());
+    // A confirmed rank certification raises the declared rank.
+    assert!(store.set_declared_rank(ke.id, Rank::Dan(2)).await.unwrap());
+    let raised = store.user(ke.id).await.unwrap().unwrap();
+    assert_eq!(raised.declared_rank, Rank::Dan(2));
+    assert_eq!(raised.rating, ke.rating);
+    assert!(
+        !store
+            .set_declared_rank(ke.id + 1000, Rank::Dan(2))
+            .await
+            .unwrap()
+    );
 }
 
 /// A name that looks like an existing one is refused with its own error;

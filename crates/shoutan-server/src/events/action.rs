@@ -147,4 +147,10 @@ pub enum Action {
         /// Why.
         reason: String,
     },
+    /// An arbiter confirms the rank certification (段级位赛) of a finished
+    /// event: these players' declared ranks are raised on the server.
+    Certify {
+        /// Each certified player with the rank granted.
+        ranks: Vec<(PlayerId, Rank)>,
+    },
 }

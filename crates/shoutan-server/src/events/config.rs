@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 use shoutan_clock::TimeOutRule;
 use shoutan_tournament::{
-    ColourRule, Criterion, Settings, System, TeamSettings, TieRule, Tournament,
+    Certification, ColourRule, Criterion, Settings, System, TeamSettings, TieRule, Tournament,
 };
 
 use crate::error::ApiError;
@@ -87,6 +87,11 @@ pub struct EventRequest {
     /// When (for exports).
     #[serde(default)]
     pub dates: Option<String>,
+    /// A rank-certification event (段级位赛): `{"min_games": 5,
+    /// "min_win_percent": 60, "opponents_from": "3k", "grades": 1,
+    /// "highest": "7d"}`.
+    #[serde(default)]
+    pub certification: Option<Certification>,
 }
 
 /// An event's settings, checked.
@@ -147,6 +152,11 @@ impl EventRequest {
                 return Err(bad("bad_bye_points", "a bye scores 0, 1 or 2 points"));
             }
             settings.bye_points = points;
+        }
+        if let Some(c) = self.certification {
+            c.check()
+                .map_err(|e| bad("bad_certification", e.to_string()))?;
+            settings.certification = Some(c);
         }
         settings.seed = self.seed.unwrap_or_else(|| fastrand::u64(..));
         Tournament::new(&name, settings.clone()).map_err(|e| bad("bad_system", e.to_string()))?;

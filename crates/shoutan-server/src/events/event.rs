@@ -5,6 +5,7 @@
 
 use std::collections::BTreeMap;
 
+use shoutan_rules::Rank;
 use shoutan_store::{GameId, TournamentId, UserId};
 use shoutan_tournament::{Entrant, NewPlayer, PlayerId, Tournament, TournamentError};
 
@@ -46,6 +47,9 @@ pub struct Event {
     pub games: BTreeMap<(u32, u32), GameId>,
     /// When each round was paired (ms): its games' scheduled start.
     pub round_started: BTreeMap<u32, i64>,
+    /// The rank certification confirmed by an arbiter: each player with
+    /// the rank granted (empty until confirmed).
+    pub certified: Vec<(PlayerId, Rank)>,
     /// The log.
     pub log: Vec<LogEntry>,
 }
@@ -93,6 +97,7 @@ impl Event {
             accounts: Vec::new(),
             games: BTreeMap::new(),
             round_started: BTreeMap::new(),
+            certified: Vec::new(),
             log,
         })
     }
@@ -259,6 +264,30 @@ impl Event {
             } => {
                 t.rule(*round, *table, ruling.ruling(), reason)
                     .map_err(|e| refused(&e))?;
+            }
+            Action::Certify { ranks } => {
+                let qualifiers = t.certification().ok_or_else(|| {
+                    ApiError::conflict(
+                        "not_certifiable",
+                        "the event has no certification rule or is not finished",
+                    )
+                })?;
+                if !self.certified.is_empty() {
+                    return Err(ApiError::conflict(
+                        "already_certified",
+                        "the rank certification is already confirmed",
+                    ));
+                }
+                if let Some((p, _)) = ranks
+                    .iter()
+                    .find(|(p, r)| !qualifiers.iter().any(|q| q.player == *p && q.to == *r))
+                {
+                    return Err(ApiError::conflict(
+                        "not_qualified",
+                        format!("player {p} does not qualify for that rank"),
+                    ));
+                }
+                self.certified.clone_from(ranks);
             }
         }
         Ok(())

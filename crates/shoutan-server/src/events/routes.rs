@@ -60,6 +60,10 @@ pub fn router() -> Router<AppState> {
             post(ruling),
         )
         .route("/api/events/{id}/standings", get(standings))
+        .route(
+            "/api/events/{id}/certification",
+            get(certification).post(certify),
+        )
         .route("/api/events/{id}/crosstable", get(crosstable))
         .route("/api/events/{id}/bracket", get(bracket))
         .route("/api/events/{id}/log", get(log))
@@ -532,6 +536,51 @@ async fn standings(
     let event = app.events.get(p.number("id")?).await?;
     let e = event.lock().await;
     Ok(Json(views::event_standings(&e.tournament)))
+}
+
+async fn certification(
+    State(app): State<AppState>,
+    p: Params,
+) -> Result<Json<views::CertificationView>, ApiError> {
+    let event = app.events.get(p.number("id")?).await?;
+    let e = event.lock().await;
+    Ok(Json(views::certification(&e)))
+}
+
+/// An arbiter confirms the rank certification of a finished event: each
+/// qualifier who plays online gets the new rank as his declared rank (set
+/// first, so a failure leaves the event unconfirmed and a retry sets the
+/// same ranks), then the confirmation is logged.
+async fn certify(
+    State(app): State<AppState>,
+    LoggedIn(user): LoggedIn,
+    p: Params,
+) -> Result<Json<views::CertificationView>, ApiError> {
+    let event = app.events.get(p.number("id")?).await?;
+    let mut e = event.lock().await;
+    must_run(&e, &user)?;
+    let qualifiers = e.tournament.certification().ok_or_else(|| {
+        ApiError::conflict(
+            "not_certifiable",
+            "the event has no certification rule or is not finished",
+        )
+    })?;
+    if !e.certified.is_empty() {
+        return Err(ApiError::conflict(
+            "already_certified",
+            "the rank certification is already confirmed",
+        ));
+    }
+    for q in &qualifiers {
+        if let Some(account) = e.account(q.player) {
+            app.store.set_declared_rank(account.id, q.to).await?;
+        }
+    }
+    let ranks = qualifiers.iter().map(|q| (q.player, q.to)).collect();
+    app.events
+        .change(&mut e, Action::Certify { ranks }, Some(person(&user)))
+        .await?;
+    Ok(Json(views::certification(&e)))
 }
 
 async fn crosstable(

@@ -382,6 +382,65 @@ pub struct EventStandingsView {
     pub live: Option<StandingsView>,
 }
 
+/// One player who qualifies in a rank-certification event.
+#[derive(Clone, Debug, Serialize)]
+pub struct QualifierView {
+    /// The player's number, from 1.
+    pub player: u32,
+    /// The name.
+    pub name: String,
+    /// The account, if the player plays online.
+    pub account: Option<Person>,
+    /// Games that counted.
+    pub games: u32,
+    /// Wins among them (a jigo is half), as text (`3.5`).
+    pub wins: String,
+    /// The rank held.
+    pub from: Rank,
+    /// The rank qualified for.
+    pub to: Rank,
+}
+
+/// A rank-certification event's result (段级位赛).
+#[derive(Clone, Debug, Serialize)]
+pub struct CertificationView {
+    /// The rule.
+    pub rule: Option<shoutan_tournament::Certification>,
+    /// Whether the event is finished (qualifiers are known only then).
+    pub finished: bool,
+    /// Who qualifies.
+    pub qualifiers: Vec<QualifierView>,
+    /// Whether an arbiter has confirmed it: the declared ranks are raised.
+    pub confirmed: bool,
+}
+
+/// The certification page of an event.
+#[must_use]
+pub fn certification(e: &Event) -> CertificationView {
+    let t = &e.tournament;
+    CertificationView {
+        rule: t.settings().certification,
+        finished: t.finished(),
+        qualifiers: t
+            .certification()
+            .unwrap_or_default()
+            .into_iter()
+            .map(|q| QualifierView {
+                player: q.player.0 + 1,
+                name: t
+                    .player(q.player)
+                    .map_or_else(String::new, |p| p.name.clone()),
+                account: e.account(q.player).cloned(),
+                games: q.games,
+                wins: q.wins.to_string(),
+                from: q.from,
+                to: q.to,
+            })
+            .collect(),
+        confirmed: !e.certified.is_empty(),
+    }
+}
+
 /// The standings page of `t`.
 #[must_use]
 pub fn event_standings(t: &shoutan_tournament::Tournament) -> EventStandingsView {

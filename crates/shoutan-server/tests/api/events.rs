@@ -1109,9 +1109,83 @@ async fn the_lobby_socket_says_when_an_event_changes(backend: Backend) {
     assert_eq!(standings["rounds"], 1, "{standings}");
 }
 
+/// A rank-certification event (段级位赛) of two: pat (1k) beats quinn
+/// (2k) in the only game, so pat qualifies for 1d; nobody but the
+/// organiser or an arbiter confirms it, and once confirmed pat's declared
+/// rank is 1d and it cannot be confirmed again.
+async fn a_rank_certification_raises_the_declared_rank(backend: Backend) {
+    let Some(server) = TestServer::new(backend, config()).await else {
+        return;
+    };
+    let organiser = server.player("organiser", "2d").await;
+    let bad = organiser
+        .post(
+            "/api/events",
+            json!({"name": "Grading", "system": {"kind": "round_robin", "cycles": 1},
+                   "certification": {"min_games": 1, "min_win_percent": 101, "grades": 1,
+                                     "highest": "7d"}}),
+        )
+        .await;
+    assert_eq!(bad.status, 400, "{}", bad.body);
+    assert_eq!(bad.json["error"], "bad_certification", "{}", bad.body);
+    let id = create_event(
+        &organiser,
+        json!({
+            "name": "Grading",
+            "system": {"kind": "round_robin", "cycles": 1},
+            "size": 9,
+            "rated": false,
+            "certification": {"min_games": 1, "min_win_percent": 100, "grades": 1,
+                              "opponents_from": "5k", "highest": "7d"},
+        }),
+    )
+    .await;
+    let players = register(&server, id, &["pat", "quinn"]).await;
+    let at = format!("/api/events/{id}/certification");
+    let early = organiser.post(&at, json!({})).await;
+    assert_eq!(early.status, 409, "{}", early.body);
+    assert_eq!(early.json["error"], "not_certifiable");
+    let started = organiser
+        .post(&format!("/api/events/{id}/rounds"), json!({}))
+        .await;
+    assert_eq!(started.status, 201, "{}", started.body);
+    play(&players, &started.json["games"][0]).await;
+    until(&organiser, id, "the result", round_complete(1)).await;
+    let view = organiser.get(&at).await;
+    assert_eq!(view.status, 200, "{}", view.body);
+    assert_eq!(view.json["finished"], true, "{}", view.body);
+    assert_eq!(view.json["confirmed"], false);
+    let qualifiers = view.json["qualifiers"].as_array().unwrap();
+    assert_eq!(qualifiers.len(), 1, "{}", view.body);
+    assert_eq!(qualifiers[0]["name"], "pat");
+    assert_eq!(
+        (&qualifiers[0]["from"], &qualifiers[0]["to"]),
+        (&json!("1k"), &json!("1d"))
+    );
+    let refused = players[&2].post(&at, json!({})).await;
+    assert_eq!(refused.status, 403, "{}", refused.body);
+    let confirmed = organiser.post(&at, json!({})).await;
+    assert_eq!(confirmed.status, 200, "{}", confirmed.body);
+    assert_eq!(confirmed.json["confirmed"], true);
+    let pat = organiser.get("/api/players/pat").await;
+    assert_eq!(pat.json["player"]["declared_rank"], "1d", "{}", pat.body);
+    let quinn = organiser.get("/api/players/quinn").await;
+    assert_eq!(
+        quinn.json["player"]["declared_rank"], "2k",
+        "{}",
+        quinn.body
+    );
+    let again = organiser.post(&at, json!({})).await;
+    assert_eq!(again.status, 409, "{}", again.body);
+    assert_eq!(again.json["error"], "already_certified");
+    let log = organiser.get(&format!("/api/events/{id}/log")).await;
+    assert!(log.body.contains("\"certify\""), "{}", log.body);
+}
+
 crate::for_both_backends!(
     the_lobby_socket_says_when_an_event_changes,
     standings_show_the_round_in_progress,
+    a_rank_certification_raises_the_declared_rank,
     a_swiss_of_six_over_three_rounds,
     a_knockout_of_four_with_a_no_show,
     a_round_starts_by_itself_at_its_time,
