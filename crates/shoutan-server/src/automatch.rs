@@ -16,7 +16,7 @@ use shoutan_rules::Rank;
 use shoutan_store::{NewGame, NewSeek, Pairing, Seek, SeekOutcome, StoreError, User};
 
 use crate::AppState;
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 use crate::lobby::LiveGameView;
 use crate::routes::challenges::{check_live_games, seat};
 use crate::settings::{
@@ -124,7 +124,7 @@ pub async fn seek(app: &AppState, user: &User, request: SeekRequest) -> Result<S
     let max_level = request.max_rank.map_or(i32::MAX, Rank::level);
     if min_level > max_level {
         return Err(ApiError::bad_request(
-            "bad_rank_range",
+            ErrorCode::BadRankRange,
             "the weakest rank accepted is above the strongest",
         ));
     }

@@ -1,5 +1,5 @@
 //! HTTP errors: a status and a JSON body `{"error": code, "message": text}`
-//! where `code` is a stable word a client can switch on.
+//! where `code` is an [`ErrorCode`], a stable word a client can switch on.
 
 use axum::Json;
 use axum::http::{HeaderValue, StatusCode, header};
@@ -8,14 +8,15 @@ use serde::Serialize;
 use shoutan_store::StoreError;
 
 use crate::accounts::password::HashError;
+pub use crate::error_code::ErrorCode;
 
 /// An answer of 4xx or 5xx.
 #[derive(Debug)]
 pub struct ApiError {
     /// The HTTP status.
     pub status: StatusCode,
-    /// A stable code (`name_taken`, `not_found`, `rate_limited`…).
-    pub code: &'static str,
+    /// What went wrong, for clients.
+    pub code: ErrorCode,
     /// What was wrong, for people.
     pub message: String,
     /// For 429 and 503: seconds until a retry can succeed.
@@ -24,13 +25,13 @@ pub struct ApiError {
 
 #[derive(Serialize)]
 struct Body<'a> {
-    error: &'a str,
+    error: ErrorCode,
     message: &'a str,
 }
 
 impl ApiError {
     /// An error with this status, code and message.
-    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> ApiError {
+    pub fn new(status: StatusCode, code: ErrorCode, message: impl Into<String>) -> ApiError {
         ApiError {
             status,
             code,
@@ -40,31 +41,31 @@ impl ApiError {
     }
 
     /// 400: the request is not what the endpoint takes.
-    pub fn bad_request(code: &'static str, message: impl Into<String>) -> ApiError {
+    pub fn bad_request(code: ErrorCode, message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::BAD_REQUEST, code, message)
     }
 
     /// 404.
     pub fn not_found(what: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::NOT_FOUND, "not_found", what)
+        ApiError::new(StatusCode::NOT_FOUND, ErrorCode::NotFound, what)
     }
 
     /// 401: no valid session.
     pub fn unauthorized() -> ApiError {
         ApiError::new(
             StatusCode::UNAUTHORIZED,
-            "login_required",
+            ErrorCode::LoginRequired,
             "log in first (no valid session cookie)",
         )
     }
 
     /// 403.
-    pub fn forbidden(code: &'static str, message: impl Into<String>) -> ApiError {
+    pub fn forbidden(code: ErrorCode, message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::FORBIDDEN, code, message)
     }
 
     /// 409: the state changed under the request.
-    pub fn conflict(code: &'static str, message: impl Into<String>) -> ApiError {
+    pub fn conflict(code: ErrorCode, message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::CONFLICT, code, message)
     }
 
@@ -74,7 +75,7 @@ impl ApiError {
             retry_after: Some(retry_after_secs.max(1)),
             ..ApiError::new(
                 StatusCode::TOO_MANY_REQUESTS,
-                "rate_limited",
+                ErrorCode::RateLimited,
                 format!("too many attempts; try again in {retry_after_secs} s"),
             )
         }
@@ -85,7 +86,7 @@ impl ApiError {
         tracing::error!("internal error: {what}");
         ApiError::new(
             StatusCode::INTERNAL_SERVER_ERROR,
-            "internal",
+            ErrorCode::Internal,
             "the server could not complete the request",
         )
     }
@@ -95,18 +96,18 @@ impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> ApiError {
         match e {
             StoreError::NameTaken(name) => {
-                ApiError::conflict("name_taken", format!("the name {name:?} is taken"))
+                ApiError::conflict(ErrorCode::NameTaken, format!("the name {name:?} is taken"))
             }
             StoreError::NameConfusable(name) => ApiError::conflict(
-                "confusable_name",
+                ErrorCode::ConfusableName,
                 format!("the name {name:?} looks like an existing player's name"),
             ),
             StoreError::ChallengeGone(id) => ApiError::conflict(
-                "challenge_gone",
+                ErrorCode::ChallengeGone,
                 format!("challenge {id} was accepted or withdrawn"),
             ),
             StoreError::AlreadyJoined(id) => ApiError::conflict(
-                "already_joined",
+                ErrorCode::AlreadyJoined,
                 format!("you have a seat in challenge {id} already"),
             ),
             other => ApiError::internal(other),
@@ -119,7 +120,11 @@ impl From<HashError> for ApiError {
         match e {
             HashError::Busy => ApiError {
                 retry_after: Some(1),
-                ..ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "busy", e.to_string())
+                ..ApiError::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    ErrorCode::Busy,
+                    e.to_string(),
+                )
             },
             HashError::Failed(_) => ApiError::internal(e),
         }

@@ -15,7 +15,7 @@ use shoutan_rules::{Color, Game, Score};
 use shoutan_store::{GameId, UserId};
 
 use crate::blocking::BlockingPool;
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 
 /// Judgements one account may ask for in one live casual game.
 pub const USES_PER_GAME: u32 = 3;
@@ -92,7 +92,11 @@ impl Judgements {
             .await
             .map_err(|busy| ApiError {
                 retry_after: Some(1),
-                ..ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "busy", busy.to_string())
+                ..ApiError::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    ErrorCode::Busy,
+                    busy.to_string(),
+                )
             })
     }
 
@@ -101,7 +105,7 @@ impl Judgements {
     pub fn take_live_use(&self, game: GameId, user: UserId, rated: bool) -> Result<u32, ApiError> {
         if rated {
             return Err(ApiError::forbidden(
-                "estimate_not_allowed",
+                ErrorCode::EstimateNotAllowed,
                 "position judgement is not allowed during a rated game",
             ));
         }
@@ -113,7 +117,7 @@ impl Judgements {
         if *used >= USES_PER_GAME {
             return Err(ApiError::new(
                 StatusCode::TOO_MANY_REQUESTS,
-                "estimate_limit",
+                ErrorCode::EstimateLimit,
                 format!("position judgement may be used {USES_PER_GAME} times per game"),
             ));
         }
@@ -146,5 +150,5 @@ pub fn color_named(name: &str) -> Option<Color> {
 /// Komi from a request, checked.
 pub fn komi_from(points: f64) -> Result<Score, ApiError> {
     Score::try_from_points(points)
-        .map_err(|e| ApiError::bad_request("bad_komi", format!("komi {points}: {e}")))
+        .map_err(|e| ApiError::bad_request(ErrorCode::BadKomi, format!("komi {points}: {e}")))
 }

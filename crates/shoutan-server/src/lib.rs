@@ -42,6 +42,7 @@ pub mod cluster;
 pub mod computer;
 pub mod config;
 pub mod error;
+pub mod error_code;
 pub mod events;
 pub mod health;
 pub mod judgement;

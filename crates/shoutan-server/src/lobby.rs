@@ -18,7 +18,7 @@ use tokio::sync::{broadcast, mpsc};
 use crate::AppState;
 use crate::accounts::session::Visitor;
 use crate::automatch::{self, Seekers};
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 use crate::live::view::ResultView;
 use crate::settings::{
     ChallengeSettings, ColourRequest, GameSettings, HandicapRequest, Mode, Partners, Seat,
@@ -601,7 +601,7 @@ impl LobbyConnection {
         let message: LobbyMessage = match serde_json::from_str(text) {
             Ok(m) => m,
             Err(e) => {
-                return error(ApiError::bad_request("malformed", e.to_string()));
+                return error(ApiError::bad_request(ErrorCode::Malformed, e.to_string()));
             }
         };
         let Some(user) = self.user.clone() else {
@@ -614,7 +614,7 @@ impl LobbyConnection {
         if self.commands.1 >= SEEK_BURST {
             return error(ApiError::new(
                 axum::http::StatusCode::TOO_MANY_REQUESTS,
-                "rate_limited",
+                ErrorCode::RateLimited,
                 format!("at most {SEEK_BURST} seeks per {} s", SEEK_WINDOW.as_secs()),
             ));
         }

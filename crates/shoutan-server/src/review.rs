@@ -17,7 +17,7 @@ use shoutan_rules::{BoardSize, Color, Game, Move};
 use shoutan_store::{GameId, NewReview, ReviewRow, Store, UserId};
 
 use crate::blocking::BlockingPool;
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 
 /// Reviews made at once (one engine thread each).
 pub const WORKERS: usize = 1;
@@ -305,7 +305,7 @@ impl Reviews {
                 if jobs.values().filter(|j| j.user == user).count() >= PER_USER {
                     return Err(ApiError::new(
                         StatusCode::TOO_MANY_REQUESTS,
-                        "review_budget",
+                        ErrorCode::ReviewBudget,
                         format!(
                             "you have {PER_USER} reviews waiting; ask for another once one is done"
                         ),
@@ -316,7 +316,7 @@ impl Reviews {
                         retry_after: Some(60),
                         ..ApiError::new(
                             StatusCode::SERVICE_UNAVAILABLE,
-                            "busy",
+                            ErrorCode::Busy,
                             format!("{} reviews are waiting; try again later", jobs.len()),
                         )
                     });

@@ -9,7 +9,7 @@ use shoutan_rules::{
 };
 use shoutan_store::UserId;
 
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 
 /// How the handicap is chosen.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -152,37 +152,39 @@ impl Mode {
     }
 }
 
-fn bad(code: &'static str, message: impl Into<String>) -> ApiError {
+fn bad(code: ErrorCode, message: impl Into<String>) -> ApiError {
     ApiError::bad_request(code, message)
 }
 
 impl ChallengeRequest {
     /// Checks the request.
     pub fn check(&self) -> Result<ChallengeSettings, ApiError> {
-        let size = BoardSize::new(self.size).map_err(|e| bad("bad_size", e.to_string()))?;
+        let size = BoardSize::new(self.size).map_err(|e| bad(ErrorCode::BadSize, e.to_string()))?;
         let ruleset = match &self.ruleset {
             None => Ruleset::CHINESE,
-            Some(serde_json::Value::String(name)) => name
-                .parse()
-                .map_err(|e: shoutan_rules::RulesetError| bad("bad_ruleset", e.to_string()))?,
+            Some(serde_json::Value::String(name)) => {
+                name.parse().map_err(|e: shoutan_rules::RulesetError| {
+                    bad(ErrorCode::BadRuleset, e.to_string())
+                })?
+            }
             Some(custom) => serde_json::from_value(custom.clone())
-                .map_err(|e| bad("bad_ruleset", format!("custom ruleset: {e}")))?,
+                .map_err(|e| bad(ErrorCode::BadRuleset, format!("custom ruleset: {e}")))?,
         };
         let komi = self
             .komi
             .map(Score::try_from_points)
             .transpose()
-            .map_err(|e| bad("bad_komi", e.to_string()))?;
+            .map_err(|e| bad(ErrorCode::BadKomi, e.to_string()))?;
         let time_control = match &self.time_control {
             None => TimeControl::None,
             Some(serde_json::Value::String(text)) => {
                 text.parse()
                     .map_err(|e: shoutan_clock::TimeControlParseError| {
-                        bad("bad_time_control", e.to_string())
+                        bad(ErrorCode::BadTimeControl, e.to_string())
                     })?
             }
             Some(json) => serde_json::from_value(json.clone())
-                .map_err(|e| bad("bad_time_control", e.to_string()))?,
+                .map_err(|e| bad(ErrorCode::BadTimeControl, e.to_string()))?,
         };
         check_live_bounds(&time_control)?;
         let mode = match (self.rengo, self.simul) {
@@ -190,13 +192,13 @@ impl ChallengeRequest {
             (true, None) => {
                 if self.rated || self.handicap != HandicapRequest::None {
                     return Err(bad(
-                        "bad_rengo",
+                        ErrorCode::BadRengo,
                         "a rengo game is casual and even (rated false, no handicap)",
                     ));
                 }
                 if self.opponent.is_some() {
                     return Err(bad(
-                        "bad_rengo",
+                        ErrorCode::BadRengo,
                         "a rengo game is open to all: name no opponent",
                     ));
                 }
@@ -205,17 +207,23 @@ impl ChallengeRequest {
             (false, Some(boards)) => {
                 if !(2..=MAX_SIMUL_BOARDS).contains(&boards) {
                     return Err(bad(
-                        "bad_simul",
+                        ErrorCode::BadSimul,
                         format!("a simul has 2 to {MAX_SIMUL_BOARDS} boards"),
                     ));
                 }
                 if self.opponent.is_some() {
-                    return Err(bad("bad_simul", "a simul is open to all: name no opponent"));
+                    return Err(bad(
+                        ErrorCode::BadSimul,
+                        "a simul is open to all: name no opponent",
+                    ));
                 }
                 Mode::Simul { boards }
             }
             (true, Some(_)) => {
-                return Err(bad("bad_simul", "a game is rengo or a simul, not both"));
+                return Err(bad(
+                    ErrorCode::BadSimul,
+                    "a game is rengo or a simul, not both",
+                ));
             }
         };
         let settings = ChallengeSettings {
@@ -234,13 +242,13 @@ impl ChallengeRequest {
             HandicapRequest::Fixed { stones } | HandicapRequest::Free { stones } => {
                 if self.colour == ColourRequest::Nigiri {
                     return Err(bad(
-                        "bad_colour",
+                        ErrorCode::BadColour,
                         "a handicap game has no nigiri: say whether you take black or white",
                     ));
                 }
                 if self.rated {
                     return Err(bad(
-                        "bad_handicap",
+                        ErrorCode::BadHandicap,
                         "a rated game is even or has the automatic handicap",
                     ));
                 }
@@ -250,7 +258,7 @@ impl ChallengeRequest {
                     Handicap::Free(stones)
                 };
                 if !(2..=9).contains(&stones) {
-                    return Err(bad("bad_handicap", "a handicap is 2 to 9 stones"));
+                    return Err(bad(ErrorCode::BadHandicap, "a handicap is 2 to 9 stones"));
                 }
                 build_game(size, ruleset, komi, handicap)?;
             }
@@ -285,34 +293,34 @@ pub fn check_live_bounds(control: &TimeControl) -> Result<(), ApiError> {
         ))
     };
     if control.main() > MAX_MAIN_TIME {
-        return over("main_time_too_long", "the main time", "24 h".into());
+        return over(ErrorCode::MainTimeTooLong, "the main time", "24 h".into());
     }
     match control {
         TimeControl::None | TimeControl::Absolute(_) => {}
         TimeControl::ByoYomi(b) => {
             if b.periods() > MAX_PERIODS {
                 return over(
-                    "too_many_periods",
+                    ErrorCode::TooManyPeriods,
                     "the number of byo-yomi periods",
                     MAX_PERIODS.to_string(),
                 );
             }
             if b.period() > MAX_PERIOD {
-                return over("period_too_long", "a byo-yomi period", "1 h".into());
+                return over(ErrorCode::PeriodTooLong, "a byo-yomi period", "1 h".into());
             }
         }
         TimeControl::PerMove(p) => {
             if p.time() > MAX_PERIOD {
-                return over("period_too_long", "the time per move", "1 h".into());
+                return over(ErrorCode::PeriodTooLong, "the time per move", "1 h".into());
             }
         }
         TimeControl::MovesPerPeriod(m) => {
             if m.period() > MAX_MOVES_PERIOD {
-                return over("period_too_long", "a period of moves", "2 h".into());
+                return over(ErrorCode::PeriodTooLong, "a period of moves", "2 h".into());
             }
             if m.moves() > MAX_MOVES_PER_PERIOD {
                 return over(
-                    "too_many_moves_per_period",
+                    ErrorCode::TooManyMovesPerPeriod,
                     "the moves of a period",
                     MAX_MOVES_PER_PERIOD.to_string(),
                 );
@@ -320,10 +328,18 @@ pub fn check_live_bounds(control: &TimeControl) -> Result<(), ApiError> {
         }
         TimeControl::Fischer(f) => {
             if f.increment() > MAX_INCREMENT {
-                return over("increment_too_long", "a Fischer increment", "1 h".into());
+                return over(
+                    ErrorCode::IncrementTooLong,
+                    "a Fischer increment",
+                    "1 h".into(),
+                );
             }
             if f.max().is_some_and(|max| max > MAX_MAIN_TIME) {
-                return over("main_time_too_long", "the Fischer maximum", "24 h".into());
+                return over(
+                    ErrorCode::MainTimeTooLong,
+                    "the Fischer maximum",
+                    "24 h".into(),
+                );
             }
         }
     }
@@ -341,7 +357,7 @@ pub fn clock_options(
         lag: Some(LagPolicy::default()),
         ..ClockOptions::default()
     };
-    Clock::new(*control, options).map_err(|e| bad("bad_time_control", e.to_string()))?;
+    Clock::new(*control, options).map_err(|e| bad(ErrorCode::BadTimeControl, e.to_string()))?;
     Ok(options)
 }
 
@@ -357,7 +373,7 @@ fn build_game(
     }
     builder
         .build()
-        .map_err(|e| bad("bad_handicap", e.to_string()))
+        .map_err(|e| bad(ErrorCode::BadHandicap, e.to_string()))
 }
 
 /// How the colours were decided.
@@ -564,7 +580,8 @@ impl GameSettings {
     /// The clock at its start (not running).
     pub fn new_clock(&self) -> Result<Clock, ApiError> {
         let options = clock_options(&self.time_control, self.time_out)?;
-        Clock::new(self.time_control, options).map_err(|e| bad("bad_time_control", e.to_string()))
+        Clock::new(self.time_control, options)
+            .map_err(|e| bad(ErrorCode::BadTimeControl, e.to_string()))
     }
 
     /// The seat of `color`.
@@ -641,29 +658,32 @@ mod tests {
     #[test]
     fn every_setting_is_checked_with_a_specific_code() {
         let code = |json| request(json).unwrap_err().code;
-        assert_eq!(code(r#"{"size": 26}"#), "bad_size");
-        assert_eq!(code(r#"{"ruleset": "lasker"}"#), "bad_ruleset");
-        assert_eq!(code(r#"{"ruleset": {"komi": 7}}"#), "bad_ruleset");
-        assert_eq!(code(r#"{"komi": 6.3}"#), "bad_komi");
-        assert_eq!(code(r#"{"time_control": "5 moves"}"#), "bad_time_control");
+        assert_eq!(code(r#"{"size": 26}"#), ErrorCode::BadSize);
+        assert_eq!(code(r#"{"ruleset": "lasker"}"#), ErrorCode::BadRuleset);
+        assert_eq!(code(r#"{"ruleset": {"komi": 7}}"#), ErrorCode::BadRuleset);
+        assert_eq!(code(r#"{"komi": 6.3}"#), ErrorCode::BadKomi);
+        assert_eq!(
+            code(r#"{"time_control": "5 moves"}"#),
+            ErrorCode::BadTimeControl
+        );
         // Art. 22.5 needs byo-yomi.
         assert_eq!(
             code(r#"{"time_control": "absolute 10 min", "time_out": "pass"}"#),
-            "bad_time_control"
+            ErrorCode::BadTimeControl
         );
         assert_eq!(
             code(r#"{"handicap": {"kind": "fixed", "stones": 3}, "rated": false}"#),
-            "bad_colour"
+            ErrorCode::BadColour
         );
         assert_eq!(
             code(r#"{"handicap": {"kind": "fixed", "stones": 3}, "colour": "black"}"#),
-            "bad_handicap"
+            ErrorCode::BadHandicap
         );
         assert_eq!(
             code(
                 r#"{"size": 9, "handicap": {"kind": "fixed", "stones": 10}, "colour": "white", "rated": false}"#
             ),
-            "bad_handicap"
+            ErrorCode::BadHandicap
         );
         assert!(serde_json::from_str::<ChallengeRequest>(r#"{"colour": "red"}"#).is_err());
     }
@@ -685,24 +705,39 @@ mod tests {
         ] {
             assert_eq!(code(ok), None, "{ok}");
         }
-        assert_eq!(code("99999999999999 min"), Some("main_time_too_long"));
-        assert_eq!(code("25h + 5×30s byo-yomi"), Some("main_time_too_long"));
-        assert_eq!(code("1h + 31×30s byo-yomi"), Some("too_many_periods"));
+        assert_eq!(code("99999999999999 min"), Some(ErrorCode::MainTimeTooLong));
+        assert_eq!(
+            code("25h + 5×30s byo-yomi"),
+            Some(ErrorCode::MainTimeTooLong)
+        );
+        assert_eq!(
+            code("1h + 31×30s byo-yomi"),
+            Some(ErrorCode::TooManyPeriods)
+        );
         assert_eq!(
             code("1h + 999999999×30s byo-yomi"),
-            Some("too_many_periods")
+            Some(ErrorCode::TooManyPeriods)
         );
-        assert_eq!(code("1h + 5×3601s byo-yomi"), Some("period_too_long"));
-        assert_eq!(code("3601s per move"), Some("period_too_long"));
-        assert_eq!(code("1h + 25 moves / 121 min"), Some("period_too_long"));
+        assert_eq!(
+            code("1h + 5×3601s byo-yomi"),
+            Some(ErrorCode::PeriodTooLong)
+        );
+        assert_eq!(code("3601s per move"), Some(ErrorCode::PeriodTooLong));
+        assert_eq!(
+            code("1h + 25 moves / 121 min"),
+            Some(ErrorCode::PeriodTooLong)
+        );
         assert_eq!(
             code("1h + 101 moves / 10 min"),
-            Some("too_many_moves_per_period")
+            Some(ErrorCode::TooManyMovesPerPeriod)
         );
-        assert_eq!(code("10 min + 3601s Fischer"), Some("increment_too_long"));
+        assert_eq!(
+            code("10 min + 3601s Fischer"),
+            Some(ErrorCode::IncrementTooLong)
+        );
         assert_eq!(
             code("10 min + 10s Fischer (max 25h)"),
-            Some("main_time_too_long")
+            Some(ErrorCode::MainTimeTooLong)
         );
         assert!(serde_json::from_str::<ChallengeRequest>(r#"{"sise": 9}"#).is_err());
     }

@@ -16,7 +16,7 @@
 
 use unicode_normalization::UnicodeNormalization;
 
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 
 /// The longest account name, in characters.
 pub const MAX_NAME: usize = 24;
@@ -43,11 +43,11 @@ pub enum TextError {
 impl TextError {
     /// The API's code for it.
     #[must_use]
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> ErrorCode {
         match self {
-            TextError::Control(_) => "control_character",
-            TextError::Bidi(_) => "bidi_control",
-            TextError::NameLength | TextError::NameCharacter(_) => "bad_name",
+            TextError::Control(_) => ErrorCode::ControlCharacter,
+            TextError::Bidi(_) => ErrorCode::BidiControl,
+            TextError::NameLength | TextError::NameCharacter(_) => ErrorCode::BadName,
         }
     }
 }
@@ -114,7 +114,11 @@ mod tests {
         // "é" written as e + a combining acute is kept as one character.
         assert_eq!(clean_name("Re\u{301}mi").unwrap(), "R\u{e9}mi");
         for bad in ["a", "has space", "<script>", "x/y", &"n".repeat(25)] {
-            assert_eq!(clean_name(bad).unwrap_err().code(), "bad_name", "{bad}");
+            assert_eq!(
+                clean_name(bad).unwrap_err().code(),
+                ErrorCode::BadName,
+                "{bad}"
+            );
         }
         assert_eq!(clean_name("ab\u{202e}cd"), Err(TextError::Bidi('\u{202e}')));
         assert_eq!(clean_name("ab\u{2067}cd"), Err(TextError::Bidi('\u{2067}')));

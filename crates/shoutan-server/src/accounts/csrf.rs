@@ -16,7 +16,7 @@ use axum::http::{HeaderMap, Method, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 use crate::net::origins::Origins;
 
 /// The header that proves a request without `Origin` is not a cross-site form.
@@ -32,7 +32,7 @@ pub fn origin_allowed(headers: &HeaderMap, origins: &Origins) -> Result<(), ApiE
         Ok(())
     } else {
         Err(ApiError::forbidden(
-            "cross_origin",
+            ErrorCode::CrossOrigin,
             format!("requests from {origin:?} are not accepted"),
         ))
     }
@@ -58,7 +58,7 @@ pub fn check(method: &Method, headers: &HeaderMap, origins: &Origins) -> Result<
     origin_allowed(headers, origins)?;
     if headers.get(header::ORIGIN).is_none() && headers.get(REQUEST_HEADER).is_none() {
         return Err(ApiError::forbidden(
-            "csrf",
+            ErrorCode::Csrf,
             format!(
                 "a state-changing request without Origin must carry the {REQUEST_HEADER} header"
             ),
@@ -114,7 +114,7 @@ mod tests {
         ]);
         assert_eq!(
             check(&Method::POST, &evil, &origins).unwrap_err().code,
-            "cross_origin"
+            ErrorCode::CrossOrigin
         );
         let rebound = headers(&[
             ("host", "evil.example:8080"),
@@ -122,13 +122,13 @@ mod tests {
         ]);
         assert_eq!(
             check(&Method::POST, &rebound, &origins).unwrap_err().code,
-            "cross_origin"
+            ErrorCode::CrossOrigin
         );
         // A WebSocket upgrade is a GET, and checked all the same.
         let socket = headers(&[("upgrade", "websocket"), ("origin", "http://evil.example")]);
         assert_eq!(
             check(&Method::GET, &socket, &origins).unwrap_err().code,
-            "cross_origin"
+            ErrorCode::CrossOrigin
         );
         let ours = headers(&[("upgrade", "websocket"), ("origin", "http://go.local:8080")]);
         assert!(check(&Method::GET, &ours, &origins).is_ok());
@@ -136,7 +136,7 @@ mod tests {
         let bare = headers(&[host]);
         assert_eq!(
             check(&Method::DELETE, &bare, &origins).unwrap_err().code,
-            "csrf"
+            ErrorCode::Csrf
         );
         assert!(
             check(

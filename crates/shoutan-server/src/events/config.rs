@@ -9,7 +9,7 @@ use shoutan_tournament::{
     Certification, ColourRule, Criterion, Settings, System, TeamSettings, TieRule, Tournament,
 };
 
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 use crate::settings::{ChallengeRequest, ChallengeSettings, ColourRequest, HandicapRequest};
 
 /// Art. 22.2: online play allows 15 minutes late.
@@ -118,7 +118,7 @@ pub struct EventConfig {
     pub dates: Option<String>,
 }
 
-fn bad(code: &'static str, message: impl Into<String>) -> ApiError {
+fn bad(code: ErrorCode, message: impl Into<String>) -> ApiError {
     ApiError::bad_request(code, message)
 }
 
@@ -128,7 +128,7 @@ impl EventRequest {
         let name = crate::text::clean_line(&self.name)?;
         if name.is_empty() || name.chars().count() > MAX_NAME {
             return Err(bad(
-                "bad_name",
+                ErrorCode::BadName,
                 format!("an event's name has 1 to {MAX_NAME} characters"),
             ));
         }
@@ -139,7 +139,7 @@ impl EventRequest {
                 .iter()
                 .map(|n| n.parse::<Criterion>())
                 .collect::<Result<_, _>>()
-                .map_err(|e| bad("bad_tie_breaks", e.to_string()))?;
+                .map_err(|e| bad(ErrorCode::BadTieBreaks, e.to_string()))?;
         }
         if let Some(ties) = self.ties {
             settings.ties = ties;
@@ -149,17 +149,21 @@ impl EventRequest {
         }
         if let Some(points) = self.bye_points {
             if points > 2 {
-                return Err(bad("bad_bye_points", "a bye scores 0, 1 or 2 points"));
+                return Err(bad(
+                    ErrorCode::BadByePoints,
+                    "a bye scores 0, 1 or 2 points",
+                ));
             }
             settings.bye_points = points;
         }
         if let Some(c) = self.certification {
             c.check()
-                .map_err(|e| bad("bad_certification", e.to_string()))?;
+                .map_err(|e| bad(ErrorCode::BadCertification, e.to_string()))?;
             settings.certification = Some(c);
         }
         settings.seed = self.seed.unwrap_or_else(|| fastrand::u64(..));
-        Tournament::new(&name, settings.clone()).map_err(|e| bad("bad_system", e.to_string()))?;
+        Tournament::new(&name, settings.clone())
+            .map_err(|e| bad(ErrorCode::BadSystem, e.to_string()))?;
         let game = ChallengeRequest {
             opponent: None,
             size: self.size.unwrap_or(19),
@@ -177,7 +181,7 @@ impl EventRequest {
         let late_arrival_ms = self.late_arrival_ms.unwrap_or(DEFAULT_LATE_ARRIVAL_MS);
         if late_arrival_ms == 0 || late_arrival_ms > MAX_LATE_ARRIVAL_MS {
             return Err(bad(
-                "bad_late_arrival",
+                ErrorCode::BadLateArrival,
                 "the late-arrival limit is 1 ms to 1 hour (Art. 22.1)",
             ));
         }
@@ -185,13 +189,13 @@ impl EventRequest {
             && closes <= opens
         {
             return Err(bad(
-                "bad_registration_window",
+                ErrorCode::BadRegistrationWindow,
                 "registration must close after it opens",
             ));
         }
         if self.round_times.windows(2).any(|w| w[1] <= w[0]) {
             return Err(bad(
-                "bad_round_times",
+                ErrorCode::BadRoundTimes,
                 "each round's time must follow the one before",
             ));
         }
@@ -258,30 +262,36 @@ mod tests {
             body[key] = value;
             request(body).check().expect_err("refused").code
         };
-        assert_eq!(with("name", "  ".into()), "bad_name");
-        assert_eq!(with("rounds", serde_json::Value::Null), "bad_system");
+        assert_eq!(with("name", "  ".into()), ErrorCode::BadName);
+        assert_eq!(
+            with("rounds", serde_json::Value::Null),
+            ErrorCode::BadSystem
+        );
         assert_eq!(
             with("tie_breaks", serde_json::json!(["sos2"])),
-            "bad_tie_breaks"
+            ErrorCode::BadTieBreaks
         );
-        assert_eq!(with("late_arrival_ms", 0.into()), "bad_late_arrival");
+        assert_eq!(with("late_arrival_ms", 0.into()), ErrorCode::BadLateArrival);
         assert_eq!(
             with("late_arrival_ms", 3_600_001.into()),
-            "bad_late_arrival"
+            ErrorCode::BadLateArrival
         );
-        assert_eq!(with("size", 0.into()), "bad_size");
-        assert_eq!(with("bye_points", 3.into()), "bad_bye_points");
-        assert_eq!(with("time_control", "forever".into()), "bad_time_control");
+        assert_eq!(with("size", 0.into()), ErrorCode::BadSize);
+        assert_eq!(with("bye_points", 3.into()), ErrorCode::BadByePoints);
+        assert_eq!(
+            with("time_control", "forever".into()),
+            ErrorCode::BadTimeControl
+        );
         assert_eq!(
             with("round_times", serde_json::json!([2000, 1000])),
-            "bad_round_times"
+            ErrorCode::BadRoundTimes
         );
         let mut window = base.clone();
         window["registration_opens"] = 2000.into();
         window["registration_closes"] = 1000.into();
         assert_eq!(
             request(window).check().expect_err("refused").code,
-            "bad_registration_window"
+            ErrorCode::BadRegistrationWindow
         );
     }
 }

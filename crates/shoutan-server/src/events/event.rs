@@ -11,7 +11,7 @@ use shoutan_tournament::{Entrant, NewPlayer, PlayerId, Tournament, TournamentErr
 
 use super::action::{Action, Person};
 use super::config::EventConfig;
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 
 /// One entry of the log as kept in memory.
 #[derive(Clone, Debug, PartialEq)]
@@ -55,7 +55,7 @@ pub struct Event {
 }
 
 fn refused(e: &TournamentError) -> ApiError {
-    ApiError::conflict("refused", e.to_string())
+    ApiError::conflict(ErrorCode::Refused, e.to_string())
 }
 
 impl Event {
@@ -67,7 +67,7 @@ impl Event {
         config: EventConfig,
     ) -> Result<Event, ApiError> {
         let mut tournament = Tournament::new(&config.name, config.settings.clone())
-            .map_err(|e| ApiError::bad_request("bad_system", e.to_string()))?;
+            .map_err(|e| ApiError::bad_request(ErrorCode::BadSystem, e.to_string()))?;
         tournament.set_details(
             config.place.clone(),
             config.dates.clone(),
@@ -158,19 +158,19 @@ impl Event {
             && registered(a.id)
         {
             return Err(ApiError::conflict(
-                "already_registered",
+                ErrorCode::AlreadyRegistered,
                 format!("{} is already registered", a.name),
             ));
         }
         let t = &mut self.tournament;
         match action {
             Action::Create { .. } => {
-                return Err(ApiError::conflict("refused", "the event exists"));
+                return Err(ApiError::conflict(ErrorCode::Refused, "the event exists"));
             }
             Action::AppointArbiter { arbiter } => {
                 if self.can_change(arbiter.id) {
                     return Err(ApiError::conflict(
-                        "already_arbiter",
+                        ErrorCode::AlreadyArbiter,
                         format!("{} already runs this event", arbiter.name),
                     ));
                 }
@@ -268,13 +268,13 @@ impl Event {
             Action::Certify { ranks } => {
                 let qualifiers = t.certification().ok_or_else(|| {
                     ApiError::conflict(
-                        "not_certifiable",
+                        ErrorCode::NotCertifiable,
                         "the event has no certification rule or is not finished",
                     )
                 })?;
                 if !self.certified.is_empty() {
                     return Err(ApiError::conflict(
-                        "already_certified",
+                        ErrorCode::AlreadyCertified,
                         "the rank certification is already confirmed",
                     ));
                 }
@@ -283,7 +283,7 @@ impl Event {
                     .find(|(p, r)| !qualifiers.iter().any(|q| q.player == *p && q.to == *r))
                 {
                     return Err(ApiError::conflict(
-                        "not_qualified",
+                        ErrorCode::NotQualified,
                         format!("player {p} does not qualify for that rank"),
                     ));
                 }

@@ -8,7 +8,7 @@ use shoutan_store::{NewGame, NewTournamentGame, Store};
 use shoutan_tournament::{Game, Round};
 
 use super::event::Event;
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 use crate::rank_rule::shown_rank;
 use crate::settings::{ColourDecision, GameSettings, Seat};
 use crate::time;
@@ -75,7 +75,10 @@ pub async fn for_pairing(
     };
     let seat = |user: Option<shoutan_store::User>, name: &str| -> Result<Seat, ApiError> {
         let user = user.ok_or_else(|| {
-            ApiError::conflict("account_gone", format!("the account of {name} is gone"))
+            ApiError::conflict(
+                ErrorCode::AccountGone,
+                format!("the account of {name} is gone"),
+            )
         })?;
         Ok(Seat {
             rank: shown_rank(&user),

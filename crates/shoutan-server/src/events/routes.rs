@@ -22,7 +22,7 @@ use super::event::Event;
 use super::{exports, views};
 use crate::AppState;
 use crate::accounts::session::{LoggedIn, Visitor};
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 use crate::routes::extract::Body;
 use crate::text::clean_line;
 use crate::time;
@@ -78,7 +78,7 @@ impl<S: Send + Sync> FromRequestParts<S> for Params {
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
         let Path(map) = Path::<HashMap<String, String>>::from_request_parts(parts, state)
             .await
-            .map_err(|e| ApiError::bad_request("malformed", e.body_text()))?;
+            .map_err(|e| ApiError::bad_request(ErrorCode::Malformed, e.body_text()))?;
         Ok(Params(map))
     }
 }
@@ -86,8 +86,9 @@ impl<S: Send + Sync> FromRequestParts<S> for Params {
 impl Params {
     fn number<T: std::str::FromStr>(&self, key: &str) -> Result<T, ApiError> {
         let text = self.0.get(key).map_or("", String::as_str);
-        text.parse()
-            .map_err(|_| ApiError::bad_request("bad_id", format!("{text:?} is not a {key} number")))
+        text.parse().map_err(|_| {
+            ApiError::bad_request(ErrorCode::BadId, format!("{text:?} is not a {key} number"))
+        })
     }
 
     fn text(&self, key: &str) -> &str {
@@ -97,8 +98,9 @@ impl Params {
     /// A 1-based number from the path as a 0-based index.
     fn index(&self, key: &str) -> Result<u32, ApiError> {
         let n: u32 = self.number(key)?;
-        n.checked_sub(1)
-            .ok_or_else(|| ApiError::bad_request("bad_id", format!("{key} numbers start at 1")))
+        n.checked_sub(1).ok_or_else(|| {
+            ApiError::bad_request(ErrorCode::BadId, format!("{key} numbers start at 1"))
+        })
     }
 }
 
@@ -114,7 +116,7 @@ fn must_run(event: &Event, user: &User) -> Result<(), ApiError> {
         Ok(())
     } else {
         Err(ApiError::forbidden(
-            "not_arbiter",
+            ErrorCode::NotArbiter,
             "only the organiser and the arbiters can change this event",
         ))
     }
@@ -193,7 +195,7 @@ async fn appoint(
     let mut e = event.lock().await;
     if e.organiser.id != user.id {
         return Err(ApiError::forbidden(
-            "not_organiser",
+            ErrorCode::NotOrganiser,
             "only the organiser appoints arbiters",
         ));
     }
@@ -216,7 +218,7 @@ async fn register(
     let now = time::now_millis();
     if !views::registration_open(&e, now) {
         return Err(ApiError::conflict(
-            "registration_closed",
+            ErrorCode::RegistrationClosed,
             "registration is closed; ask the organiser to add you",
         ));
     }
@@ -242,7 +244,10 @@ async fn unregister(
     let event = app.events.get(p.number("id")?).await?;
     let mut e = event.lock().await;
     let player = e.player_of(user.id).ok_or_else(|| {
-        ApiError::conflict("not_registered", "you are not registered in this event")
+        ApiError::conflict(
+            ErrorCode::NotRegistered,
+            "you are not registered in this event",
+        )
     })?;
     app.events
         .change(&mut e, Action::Withdraw { player }, Some(person(&user)))
@@ -286,7 +291,7 @@ async fn add_player(
         .name
         .clone()
         .or_else(|| account.as_ref().map(|a| a.name.clone()))
-        .ok_or_else(|| ApiError::bad_request("bad_name", "give a name or an account"))?;
+        .ok_or_else(|| ApiError::bad_request(ErrorCode::BadName, "give a name or an account"))?;
     let name = clean_line(&name)?;
     let club = body.club.as_deref().map(clean_line).transpose()?;
     let country = body.country.as_deref().map(clean_line).transpose()?;
@@ -328,7 +333,7 @@ fn players(numbers: &[u32]) -> Result<Vec<PlayerId>, ApiError> {
         .map(|&n| {
             n.checked_sub(1)
                 .map(PlayerId)
-                .ok_or_else(|| ApiError::bad_request("bad_id", "player numbers start at 1"))
+                .ok_or_else(|| ApiError::bad_request(ErrorCode::BadId, "player numbers start at 1"))
         })
         .collect()
 }
@@ -371,7 +376,7 @@ async fn lineup(
     let team = TeamId(
         body.team
             .checked_sub(1)
-            .ok_or_else(|| ApiError::bad_request("bad_id", "team numbers start at 1"))?,
+            .ok_or_else(|| ApiError::bad_request(ErrorCode::BadId, "team numbers start at 1"))?,
     );
     run(&app, &user, &p, |_| {
         Ok(Action::Lineup {
@@ -436,7 +441,7 @@ async fn result(
         .result
         .parse()
         .map_err(|e: shoutan_tournament::OutcomeError| {
-            ApiError::bad_request("bad_result", e.to_string())
+            ApiError::bad_request(ErrorCode::BadResult, e.to_string())
         })?;
     run(&app, &user, &p, |_| {
         Ok(Action::Result {
@@ -496,7 +501,7 @@ async fn ruling(
     let (round, table) = (p.number("round")?, p.number("table")?);
     let need_color = || {
         body.color.ok_or_else(|| {
-            ApiError::bad_request("bad_ruling", "say which colour forfeits or loses")
+            ApiError::bad_request(ErrorCode::BadRuling, "say which colour forfeits or loses")
         })
     };
     let ruling = match body.ruling.as_str() {
@@ -512,7 +517,7 @@ async fn ruling(
         },
         other => {
             return Err(ApiError::bad_request(
-                "bad_ruling",
+                ErrorCode::BadRuling,
                 format!("{other:?} is not a ruling (draw, replay, both_lose, void, forfeit, loss)"),
             ));
         }
@@ -561,13 +566,13 @@ async fn certify(
     must_run(&e, &user)?;
     let qualifiers = e.tournament.certification().ok_or_else(|| {
         ApiError::conflict(
-            "not_certifiable",
+            ErrorCode::NotCertifiable,
             "the event has no certification rule or is not finished",
         )
     })?;
     if !e.certified.is_empty() {
         return Err(ApiError::conflict(
-            "already_certified",
+            ErrorCode::AlreadyCertified,
             "the rank certification is already confirmed",
         ));
     }

@@ -31,6 +31,7 @@ use super::registry::{Ending, Shared};
 use super::state::{LiveState, Refusal};
 use super::view::{call_frames, event_frames, welcome_frame};
 use crate::cluster::Direct;
+use crate::error::ErrorCode;
 use crate::time;
 
 /// The longest chat line, in characters.
@@ -569,17 +570,17 @@ impl Actor {
         let at = time::now();
         let err = |code, message: &str| ErrorFrame::new(id, code, message);
         let Some((user, name)) = who.user.clone() else {
-            return Err(err("login_required", "log in to do that"));
+            return Err(err(ErrorCode::LoginRequired, "log in to do that"));
         };
         let Some(id_value) = id else {
-            return Err(err("missing_id", "a command needs an id"));
+            return Err(err(ErrorCode::MissingId, "a command needs an id"));
         };
         if let Some(&last) = self.state.last_command.get(&user)
             && id_value <= last
         {
             return Err(ErrorFrame::new(
                 id,
-                "replayed_id",
+                ErrorCode::ReplayedId,
                 format!(
                     "id {id_value} is not above your last accepted id {last}: a repeated or replayed message"
                 ),
@@ -589,7 +590,7 @@ impl Actor {
             if v > self.state.version {
                 return Err(ErrorFrame::new(
                     id,
-                    "future_version",
+                    ErrorCode::FutureVersion,
                     format!(
                         "version {v} does not exist yet (the game is at {})",
                         self.state.version
@@ -599,7 +600,7 @@ impl Actor {
             if v < self.state.version {
                 return Err(ErrorFrame::new(
                     id,
-                    "stale_version",
+                    ErrorCode::StaleVersion,
                     format!(
                         "the game moved on to version {}: resync first",
                         self.state.version
@@ -616,10 +617,13 @@ impl Actor {
                 .map_err(|f| self.failure(id, f));
         }
         let Some(color) = who.color else {
-            return Err(err("not_a_player", "spectators cannot play in this game"));
+            return Err(err(
+                ErrorCode::NotAPlayer,
+                "spectators cannot play in this game",
+            ));
         };
         if self.state.is_over() {
-            return Err(err("game_over", "the game is over"));
+            return Err(err(ErrorCode::GameOver, "the game is over"));
         }
         let turn = matches!(
             message,
@@ -631,7 +635,7 @@ impl Actor {
         }
         if self.state.is_over() {
             return Err(err(
-                "game_over",
+                ErrorCode::GameOver,
                 "the game ended before your message (a clock ran out)",
             ));
         }
@@ -642,7 +646,7 @@ impl Actor {
         {
             return Err(ErrorFrame::new(
                 id,
-                "partners_turn",
+                ErrorCode::PartnersTurn,
                 format!("it is your partner {}'s turn", partner.name),
             ));
         }
@@ -656,7 +660,7 @@ impl Actor {
             ClientMessage::Pass => GameEvent::Pass { color, lag_ms },
             ClientMessage::PlaceHandicap { points } => {
                 if color != Color::Black {
-                    return Err(err("not_your_turn", "black places the handicap"));
+                    return Err(err(ErrorCode::NotYourTurn, "black places the handicap"));
                 }
                 GameEvent::PlaceHandicap { points, lag_ms }
             }
@@ -672,7 +676,7 @@ impl Actor {
             ClientMessage::Dispute => GameEvent::Dispute { color },
             ClientMessage::ClaimWin => self.claim(color, at, id)?,
             ClientMessage::Chat { .. } | ClientMessage::Resync { .. } | ClientMessage::Time => {
-                return Err(err("malformed", "not a command"));
+                return Err(err(ErrorCode::Malformed, "not a command"));
             }
         };
         match self.commit(at, event, cmd).await {
@@ -682,7 +686,7 @@ impl Actor {
                 if let Err(f) = self.settle(at, false).await {
                     self.log_failure(&f);
                 }
-                Err(ErrorFrame::new(id, "time_out", flag.to_string()))
+                Err(ErrorFrame::new(id, ErrorCode::TimeOut, flag.to_string()))
             }
             Err(f) => Err(self.failure(id, f)),
         }
@@ -695,7 +699,7 @@ impl Actor {
                 tracing::error!(game = self.id, "storage: {e}");
                 ErrorFrame::new(
                     id,
-                    "storage",
+                    ErrorCode::Storage,
                     "the server could not save this; nothing changed",
                 )
             }
@@ -717,7 +721,7 @@ impl Actor {
         if length == 0 || length > MAX_CHAT {
             return Err(ErrorFrame::new(
                 id,
-                "bad_chat",
+                ErrorCode::BadChat,
                 format!("a chat line has 1 to {MAX_CHAT} characters"),
             ));
         }
@@ -728,7 +732,7 @@ impl Actor {
         if window.1 >= CHAT_BURST {
             return Err(ErrorFrame::new(
                 id,
-                "rate_limited",
+                ErrorCode::RateLimited,
                 format!("at most {CHAT_BURST} chat lines per {CHAT_WINDOW}"),
             ));
         }
@@ -748,7 +752,8 @@ impl Actor {
     /// A claim by `color` that the opponent abandoned the game.
     fn claim(&self, color: Color, at: Instant, id: Option<u64>) -> Result<GameEvent, ErrorFrame> {
         let absent = color.opponent();
-        let present = || ErrorFrame::new(id, "opponent_present", "your opponent is connected");
+        let present =
+            || ErrorFrame::new(id, ErrorCode::OpponentPresent, "your opponent is connected");
         if self.presence.is_online(absent) {
             return Err(present());
         }
@@ -760,7 +765,7 @@ impl Actor {
             }),
             Some(when) => Err(ErrorFrame::new(
                 id,
-                "not_yet",
+                ErrorCode::NotYet,
                 format!(
                     "your opponent left {} ago; you may claim in {}",
                     at - self.presence.away_since(absent).unwrap_or(at),

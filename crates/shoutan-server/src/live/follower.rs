@@ -33,6 +33,7 @@ use super::registry::{Loaded, Shared, apply_stored};
 use super::state::LiveState;
 use super::view::{call_frames, welcome_frame};
 use crate::cluster::{Direct, Logged, Membership, Outcome, Unreachable};
+use crate::error::ErrorCode;
 use crate::time;
 
 /// How often a follower tells the owner its connections, at most (and at
@@ -344,7 +345,7 @@ impl Follower {
                     let _ = tx.send(result);
                 }
                 (Reply::Command(tx, id), Err(why)) => {
-                    let _ = tx.send(Err(ErrorFrame::new(id, "internal", why)));
+                    let _ = tx.send(Err(ErrorFrame::new(id, ErrorCode::Internal, why)));
                 }
             }
         }
@@ -412,7 +413,7 @@ impl Follower {
 fn refuse(reply: Reply, why: &str) {
     match reply {
         Reply::Command(tx, id) => {
-            let _ = tx.send(Err(ErrorFrame::new(id, "game_moved", why)));
+            let _ = tx.send(Err(ErrorFrame::new(id, ErrorCode::GameMoved, why)));
         }
         Reply::Arbiter(tx) => {
             let _ = tx.send(Err(why.to_owned()));

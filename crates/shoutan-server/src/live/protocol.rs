@@ -8,6 +8,8 @@ use serde::{Deserialize, Serialize};
 use shoutan_clock::ClockError;
 use shoutan_rules::GameError;
 
+use crate::error::ErrorCode;
+
 use super::state::Refusal;
 
 /// A client's message, after its `id` and `version` were taken out.
@@ -123,8 +125,8 @@ pub struct ErrorFrame {
     r#type: Cow<'static, str>,
     /// The id of the message refused, when it had one.
     pub id: Option<u64>,
-    /// A stable code.
-    pub code: Cow<'static, str>,
+    /// What was refused, in the vocabulary the HTTP errors share.
+    pub code: ErrorCode,
     /// For `illegal_move`: which rule (`occupied`, `suicide`, `ko`,
     /// `superko`, `off_board`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -136,11 +138,11 @@ pub struct ErrorFrame {
 impl ErrorFrame {
     /// An error frame.
     #[must_use]
-    pub fn new(id: Option<u64>, code: &'static str, message: impl Into<String>) -> ErrorFrame {
+    pub fn new(id: Option<u64>, code: ErrorCode, message: impl Into<String>) -> ErrorFrame {
         ErrorFrame {
             r#type: Cow::Borrowed("error"),
             id,
-            code: Cow::Borrowed(code),
+            code,
             reason: None,
             message: message.into(),
         }
@@ -151,26 +153,28 @@ impl ErrorFrame {
     pub fn refusal(id: Option<u64>, refusal: &Refusal) -> ErrorFrame {
         let (code, reason) = match refusal {
             Refusal::Game(e) => match e {
-                GameError::OffBoard { .. } => ("illegal_move", Some("off_board")),
-                GameError::Occupied(_) => ("illegal_move", Some("occupied")),
-                GameError::Suicide(_) => ("illegal_move", Some("suicide")),
-                GameError::Ko(_) => ("illegal_move", Some("ko")),
-                GameError::Superko { .. } => ("illegal_move", Some("superko")),
-                GameError::NotYourTurn { .. } => ("not_your_turn", None),
-                GameError::WrongPhase { .. } => ("wrong_phase", None),
-                GameError::NoStone(_) => ("no_stone", None),
-                GameError::Handicap(_) | GameError::HandicapPoints { .. } => ("bad_handicap", None),
-                GameError::NothingToUndo => ("nothing_to_take_back", None),
+                GameError::OffBoard { .. } => (ErrorCode::IllegalMove, Some("off_board")),
+                GameError::Occupied(_) => (ErrorCode::IllegalMove, Some("occupied")),
+                GameError::Suicide(_) => (ErrorCode::IllegalMove, Some("suicide")),
+                GameError::Ko(_) => (ErrorCode::IllegalMove, Some("ko")),
+                GameError::Superko { .. } => (ErrorCode::IllegalMove, Some("superko")),
+                GameError::NotYourTurn { .. } => (ErrorCode::NotYourTurn, None),
+                GameError::WrongPhase { .. } => (ErrorCode::WrongPhase, None),
+                GameError::NoStone(_) => (ErrorCode::NoStone, None),
+                GameError::Handicap(_) | GameError::HandicapPoints { .. } => {
+                    (ErrorCode::BadHandicap, None)
+                }
+                GameError::NothingToUndo => (ErrorCode::NothingToTakeBack, None),
             },
-            Refusal::Clock(ClockError::Expired(_)) => ("time_out", None),
-            Refusal::Clock(ClockError::Finished) => ("game_over", None),
-            Refusal::Clock(_) => ("clock", None),
-            Refusal::BadPoint(_) => ("bad_point", None),
-            Refusal::NoRequest(_) => ("no_request", None),
-            Refusal::AlreadyAsked(_) => ("already_asked", None),
-            Refusal::AnswerFirst(_) => ("answer_first", None),
-            Refusal::NothingToTakeBack => ("nothing_to_take_back", None),
-            Refusal::NoSuchFlag => ("internal", None),
+            Refusal::Clock(ClockError::Expired(_)) => (ErrorCode::TimeOut, None),
+            Refusal::Clock(ClockError::Finished) => (ErrorCode::GameOver, None),
+            Refusal::Clock(_) => (ErrorCode::Clock, None),
+            Refusal::BadPoint(_) => (ErrorCode::BadPoint, None),
+            Refusal::NoRequest(_) => (ErrorCode::NoRequest, None),
+            Refusal::AlreadyAsked(_) => (ErrorCode::AlreadyAsked, None),
+            Refusal::AnswerFirst(_) => (ErrorCode::AnswerFirst, None),
+            Refusal::NothingToTakeBack => (ErrorCode::NothingToTakeBack, None),
+            Refusal::NoSuchFlag => (ErrorCode::Internal, None),
         };
         ErrorFrame {
             reason: reason.map(Cow::Borrowed),
@@ -210,11 +214,11 @@ pub fn id_of(text: &str) -> Option<u64> {
 /// Reads a client's text frame.
 pub fn parse(text: &str) -> Result<Envelope, ErrorFrame> {
     let value: serde_json::Value = serde_json::from_str(text)
-        .map_err(|e| ErrorFrame::new(None, "malformed", format!("not JSON: {e}")))?;
+        .map_err(|e| ErrorFrame::new(None, ErrorCode::Malformed, format!("not JSON: {e}")))?;
     let serde_json::Value::Object(mut object) = value else {
         return Err(ErrorFrame::new(
             None,
-            "malformed",
+            ErrorCode::Malformed,
             "a message is a JSON object",
         ));
     };
@@ -225,7 +229,7 @@ pub fn parse(text: &str) -> Result<Envelope, ErrorFrame> {
             _ => {
                 return Err(ErrorFrame::new(
                     None,
-                    "bad_id",
+                    ErrorCode::BadId,
                     format!("an id is an integer from 1 to {MAX_ID} (2^53 − 1), not {v}"),
                 ));
             }
@@ -234,7 +238,11 @@ pub fn parse(text: &str) -> Result<Envelope, ErrorFrame> {
     let version = match object.remove("version") {
         None | Some(serde_json::Value::Null) => None,
         Some(v) => Some(v.as_u64().ok_or_else(|| {
-            ErrorFrame::new(id, "malformed", format!("a version is a number, not {v}"))
+            ErrorFrame::new(
+                id,
+                ErrorCode::Malformed,
+                format!("a version is a number, not {v}"),
+            )
         })?),
     };
     let kind = match object.get("type") {
@@ -242,7 +250,7 @@ pub fn parse(text: &str) -> Result<Envelope, ErrorFrame> {
         _ => {
             return Err(ErrorFrame::new(
                 id,
-                "malformed",
+                ErrorCode::Malformed,
                 "a message needs a \"type\"",
             ));
         }
@@ -250,16 +258,16 @@ pub fn parse(text: &str) -> Result<Envelope, ErrorFrame> {
     if !TYPES.contains(&kind.as_str()) {
         return Err(ErrorFrame::new(
             id,
-            "unknown_type",
+            ErrorCode::UnknownType,
             format!("unknown message type {kind:?}"),
         ));
     }
     let message: ClientMessage = serde_json::from_value(serde_json::Value::Object(object))
-        .map_err(|e| ErrorFrame::new(id, "malformed", format!("{kind}: {e}")))?;
+        .map_err(|e| ErrorFrame::new(id, ErrorCode::Malformed, format!("{kind}: {e}")))?;
     if message.is_command() && id.is_none() {
         return Err(ErrorFrame::new(
             None,
-            "missing_id",
+            ErrorCode::MissingId,
             format!("{kind} needs an \"id\": a number larger than your last one"),
         ));
     }
@@ -299,23 +307,26 @@ mod tests {
     #[test]
     fn every_kind_of_bad_message_has_its_code() {
         let code = |text| parse(text).unwrap_err().code;
-        assert_eq!(code("{"), "malformed");
-        assert_eq!(code("[1,2]"), "malformed");
-        assert_eq!(code(r#"{"id":1}"#), "malformed");
-        assert_eq!(code(r#"{"type":"castle","id":1}"#), "unknown_type");
-        assert_eq!(code(r#"{"type":"move","id":1}"#), "malformed");
+        assert_eq!(code("{"), ErrorCode::Malformed);
+        assert_eq!(code("[1,2]"), ErrorCode::Malformed);
+        assert_eq!(code(r#"{"id":1}"#), ErrorCode::Malformed);
+        assert_eq!(code(r#"{"type":"castle","id":1}"#), ErrorCode::UnknownType);
+        assert_eq!(code(r#"{"type":"move","id":1}"#), ErrorCode::Malformed);
         assert_eq!(
             code(r#"{"type":"move","id":1,"point":"D4","color":"white"}"#),
-            "malformed"
+            ErrorCode::Malformed
         );
-        assert_eq!(code(r#"{"type":"move","point":"D4"}"#), "missing_id");
-        assert_eq!(code(r#"{"type":"pass","id":-1}"#), "bad_id");
-        assert_eq!(code(r#"{"type":"pass","id":0}"#), "bad_id");
-        assert_eq!(code(r#"{"type":"pass","id":"x"}"#), "bad_id");
-        assert_eq!(code(r#"{"type":"pass","id":1.5}"#), "bad_id");
+        assert_eq!(
+            code(r#"{"type":"move","point":"D4"}"#),
+            ErrorCode::MissingId
+        );
+        assert_eq!(code(r#"{"type":"pass","id":-1}"#), ErrorCode::BadId);
+        assert_eq!(code(r#"{"type":"pass","id":0}"#), ErrorCode::BadId);
+        assert_eq!(code(r#"{"type":"pass","id":"x"}"#), ErrorCode::BadId);
+        assert_eq!(code(r#"{"type":"pass","id":1.5}"#), ErrorCode::BadId);
         for id in [u64::MAX, MAX_ID + 1] {
             let text = format!(r#"{{"type":"pass","id":{id}}}"#);
-            assert_eq!(parse(&text).unwrap_err().code, "bad_id");
+            assert_eq!(parse(&text).unwrap_err().code, ErrorCode::BadId);
         }
         assert_eq!(
             parse(&format!(r#"{{"type":"pass","id":{MAX_ID}}}"#))
@@ -325,7 +336,7 @@ mod tests {
         );
         assert_eq!(
             code(r#"{"type":"pass","id":2,"version":"new"}"#),
-            "malformed"
+            ErrorCode::Malformed
         );
     }
 
@@ -349,7 +360,7 @@ mod tests {
             let err = parse(&format!(r#"{{"type":"{kind}","id":1}}"#));
             assert!(
                 err.as_ref()
-                    .map_or_else(|e| e.code != "unknown_type", |_| true),
+                    .map_or_else(|e| e.code != ErrorCode::UnknownType, |_| true),
                 "{kind}"
             );
         }

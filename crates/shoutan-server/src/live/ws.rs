@@ -19,7 +19,7 @@ use super::handle::{GameHandle, Outgoing, Participant};
 use super::protocol::{ClientMessage, ErrorFrame, id_of, parse};
 use crate::AppState;
 use crate::accounts::session::Visitor;
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 
 /// How often the connection pings the client.
 const PING_EVERY: Duration = Duration::from_secs(5);
@@ -79,7 +79,7 @@ async fn run(
     since: Option<u64>,
 ) {
     let Ok(joined) = handle.join(who.clone(), since).await else {
-        let frame = ErrorFrame::new(None, "game_closed", "the game is closed; reconnect");
+        let frame = ErrorFrame::new(None, ErrorCode::GameClosed, "the game is closed; reconnect");
         let _ = socket.send(Message::Text(frame.to_json().into())).await;
         return;
     };
@@ -181,7 +181,7 @@ impl Connection {
             Message::Text(text) if text.len() > self.max_message => {
                 let frame = ErrorFrame::new(
                     id_of(text.as_str()),
-                    "too_large",
+                    ErrorCode::TooLarge,
                     format!(
                         "a message is at most {} bytes; this one has {}",
                         self.max_message,
@@ -192,7 +192,8 @@ impl Connection {
             }
             Message::Text(text) => self.on_text(text.as_str()).await,
             Message::Binary(_) => {
-                let frame = ErrorFrame::new(None, "malformed", "messages are JSON text frames");
+                let frame =
+                    ErrorFrame::new(None, ErrorCode::Malformed, "messages are JSON text frames");
                 self.send_text(frame.to_json()).await
             }
             Message::Pong(payload) => {

@@ -14,7 +14,7 @@ use unicode_normalization::UnicodeNormalization;
 use super::extract::Body;
 use crate::AppState;
 use crate::accounts::session::{self, LoggedIn};
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 use crate::net::client::ClientAddress;
 use crate::net::connections::AddressKey;
 use crate::rank_rule::RatingView;
@@ -79,12 +79,12 @@ fn limited(
 
 /// A declared rank: 30k–1k, amateur 1d–7d (the 2002 rules), pro 1p–9p.
 fn check_rank(text: &str) -> Result<Rank, ApiError> {
-    let rank: Rank = text
-        .parse()
-        .map_err(|e: shoutan_rules::RankError| ApiError::bad_request("bad_rank", e.to_string()))?;
+    let rank: Rank = text.parse().map_err(|e: shoutan_rules::RankError| {
+        ApiError::bad_request(ErrorCode::BadRank, e.to_string())
+    })?;
     if matches!(rank, Rank::Dan(d) if d > 7) {
         return Err(ApiError::bad_request(
-            "bad_rank",
+            ErrorCode::BadRank,
             "amateur ranks go up to 7 dan; professionals declare 1p to 9p",
         ));
     }
@@ -126,7 +126,7 @@ pub async fn register(
     let name = crate::text::clean_name(&body.name)?;
     if crate::computer::is_reserved(&name) {
         return Err(ApiError::bad_request(
-            "reserved_name",
+            ErrorCode::ReservedName,
             format!(
                 "names beginning with {:?} are the computer's",
                 crate::computer::NAME_PREFIX
@@ -136,14 +136,14 @@ pub async fn register(
     let length = body.password.chars().count();
     if !(8..=256).contains(&length) {
         return Err(ApiError::bad_request(
-            "bad_password",
+            ErrorCode::BadPassword,
             "a password has 8 to 256 characters",
         ));
     }
     let rank = check_rank(&body.rank)?;
     if app.store.user_by_name(&name).await?.is_some() {
         return Err(ApiError::conflict(
-            "name_taken",
+            ErrorCode::NameTaken,
             format!("the name {name:?} is taken"),
         ));
     }
@@ -197,7 +197,7 @@ pub async fn login(
 fn bad_credentials() -> ApiError {
     ApiError::new(
         StatusCode::UNAUTHORIZED,
-        "bad_credentials",
+        ErrorCode::BadCredentials,
         "wrong name or password",
     )
 }
@@ -227,7 +227,7 @@ mod tests {
         assert_eq!(check_rank("5k").unwrap(), Rank::Kyu(5));
         assert_eq!(check_rank("7d").unwrap(), Rank::Dan(7));
         assert_eq!(check_rank("9p").unwrap(), Rank::Pro(9));
-        assert_eq!(check_rank("8d").unwrap_err().code, "bad_rank");
-        assert_eq!(check_rank("31k").unwrap_err().code, "bad_rank");
+        assert_eq!(check_rank("8d").unwrap_err().code, ErrorCode::BadRank);
+        assert_eq!(check_rank("31k").unwrap_err().code, ErrorCode::BadRank);
     }
 }

@@ -14,7 +14,7 @@ use shoutan_store::{
 use super::extract::{Body, Id};
 use crate::AppState;
 use crate::accounts::session::{LoggedIn, Visitor};
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 use crate::lobby::{ChallengeView, LiveGameView, StoredChallenge, visible_challenges};
 use crate::rank_rule::shown_rank;
 use crate::settings::{ChallengeRequest, ChallengeSettings, GameSettings, Mode, Seat};
@@ -40,7 +40,7 @@ pub(crate) fn check_live_games(app: &AppState, players: &[&User]) -> Result<(), 
         let playing = app.lobby.games_of(player.id).len();
         if playing >= max {
             return Err(ApiError::conflict(
-                "too_many_games",
+                ErrorCode::TooManyGames,
                 format!(
                     "{} has {playing} live games, the most a player may have at once ({max})",
                     player.name
@@ -73,7 +73,7 @@ pub async fn create(
         let max = app.config.max_live_games;
         if playing + usize::try_from(boards).unwrap_or(usize::MAX) > max {
             return Err(ApiError::conflict(
-                "too_many_games",
+                ErrorCode::TooManyGames,
                 format!(
                     "a simul of {boards} boards and your {playing} live games are more than a player may have at once ({max})"
                 ),
@@ -90,13 +90,13 @@ pub async fn create(
                 .ok_or_else(|| ApiError::not_found(format!("no player {name:?}")))?;
             if opponent.id == user.id {
                 return Err(ApiError::bad_request(
-                    "self_challenge",
+                    ErrorCode::SelfChallenge,
                     "you cannot challenge yourself",
                 ));
             }
             if app.computer.level_of(opponent.id).is_some() {
                 return Err(ApiError::bad_request(
-                    "computer_opponent",
+                    ErrorCode::ComputerOpponent,
                     "to play the computer, POST /api/computer/games with a level",
                 ));
             }
@@ -112,7 +112,7 @@ pub async fn create(
         .count();
     if mine >= MAX_OPEN {
         return Err(ApiError::conflict(
-            "too_many_challenges",
+            ErrorCode::TooManyChallenges,
             format!("you have {MAX_OPEN} open challenges; withdraw one first"),
         ));
     }
@@ -148,13 +148,13 @@ pub async fn accept(
         .ok_or_else(|| ApiError::not_found(format!("no open challenge {id}")))?;
     if challenge.challenger.id == user.id {
         return Err(ApiError::bad_request(
-            "own_challenge",
+            ErrorCode::OwnChallenge,
             "you cannot accept your own challenge",
         ));
     }
     if challenge.opponent.as_ref().is_some_and(|o| o.id != user.id) {
         return Err(ApiError::forbidden(
-            "not_for_you",
+            ErrorCode::NotForYou,
             "this challenge is for another player",
         ));
     }
@@ -165,7 +165,9 @@ pub async fn accept(
         .store
         .user(challenge.challenger.id)
         .await?
-        .ok_or_else(|| ApiError::conflict("challenge_gone", "the challenger's account is gone"))?;
+        .ok_or_else(|| {
+            ApiError::conflict(ErrorCode::ChallengeGone, "the challenger's account is gone")
+        })?;
     if stored.settings.mode != Mode::Single {
         return join(&app, &user, &challenger, &view, stored.settings).await;
     }
@@ -322,7 +324,7 @@ pub async fn leave(
 ) -> Result<Response, ApiError> {
     if !app.store.leave_challenge(id, user.id).await? {
         return Err(ApiError::conflict(
-            "no_seat",
+            ErrorCode::NoSeat,
             format!("you have no seat in open challenge {id}"),
         ));
     }
@@ -345,13 +347,13 @@ pub async fn cancel(
         .ok_or_else(|| ApiError::not_found(format!("no open challenge {id}")))?;
     if challenge.challenger.id != user.id {
         return Err(ApiError::forbidden(
-            "not_yours",
+            ErrorCode::NotYours,
             "only the challenger can withdraw a challenge",
         ));
     }
     if !app.store.delete_challenge(id).await? {
         return Err(ApiError::conflict(
-            "challenge_gone",
+            ErrorCode::ChallengeGone,
             format!("challenge {id} was accepted or withdrawn"),
         ));
     }

@@ -13,7 +13,7 @@ use super::challenges::{begin, check_live_games, seat};
 use super::extract::Body;
 use crate::AppState;
 use crate::accounts::session::LoggedIn;
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 use crate::lobby::StoredChallenge;
 use crate::rank_rule::shown_rank;
 use crate::settings::{ChallengeRequest, GameSettings};
@@ -62,14 +62,14 @@ pub async fn create(
 ) -> Result<Response, ApiError> {
     let serde_json::Value::Object(mut fields) = body else {
         return Err(ApiError::bad_request(
-            "malformed",
+            ErrorCode::Malformed,
             "the body is a JSON object",
         ));
     };
     let level = match fields.remove("level") {
         None => {
             return Err(ApiError::bad_request(
-                "bad_level",
+                ErrorCode::BadLevel,
                 "say which level: 1 to 10",
             ));
         }
@@ -79,14 +79,14 @@ pub async fn create(
             .and_then(|n| Level::new(n).ok())
             .ok_or_else(|| {
                 ApiError::bad_request(
-                    "bad_level",
+                    ErrorCode::BadLevel,
                     format!("level {value} is not between 1 and 10"),
                 )
             })?,
     };
     if fields.contains_key("opponent") {
         return Err(ApiError::bad_request(
-            "bad_opponent",
+            ErrorCode::BadOpponent,
             "the opponent is the computer: give a level, not an opponent",
         ));
     }
@@ -95,7 +95,13 @@ pub async fn create(
         .entry("rated")
         .or_insert(serde_json::Value::Bool(false));
     let request: ChallengeRequest = serde_json::from_value(serde_json::Value::Object(fields))
-        .map_err(|e| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "malformed", e.to_string()))?;
+        .map_err(|e| {
+            ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                ErrorCode::Malformed,
+                e.to_string(),
+            )
+        })?;
     let settings = request.check()?;
     let computer = app
         .computer
@@ -114,7 +120,7 @@ pub async fn create(
         .count();
     if playing >= MAX_LIVE {
         return Err(ApiError::conflict(
-            "too_many_computer_games",
+            ErrorCode::TooManyComputerGames,
             format!("you have {MAX_LIVE} games against the computer going; finish one first"),
         ));
     }

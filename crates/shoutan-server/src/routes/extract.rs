@@ -6,7 +6,7 @@ use axum::extract::{FromRequest, FromRequestParts, Path, Query, Request};
 use axum::http::request::Parts;
 use serde::de::DeserializeOwned;
 
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 
 /// A JSON body; a malformed or oversized one is a 4xx `malformed` error.
 pub struct Body<T>(pub T);
@@ -16,7 +16,11 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Body<T> {
     async fn from_request(request: Request, state: &S) -> Result<Self, ApiError> {
         match Json::<T>::from_request(request, state).await {
             Ok(Json(value)) => Ok(Body(value)),
-            Err(e) => Err(ApiError::new(e.status(), "malformed", e.body_text())),
+            Err(e) => Err(ApiError::new(
+                e.status(),
+                ErrorCode::Malformed,
+                e.body_text(),
+            )),
         }
     }
 }
@@ -29,7 +33,7 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for Params<T> {
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
         match Query::<T>::from_request_parts(parts, state).await {
             Ok(Query(value)) => Ok(Params(value)),
-            Err(e) => Err(ApiError::bad_request("malformed", e.body_text())),
+            Err(e) => Err(ApiError::bad_request(ErrorCode::Malformed, e.body_text())),
         }
     }
 }
@@ -42,9 +46,9 @@ impl<S: Send + Sync> FromRequestParts<S> for Id {
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
         let Path(text) = Path::<String>::from_request_parts(parts, state)
             .await
-            .map_err(|e| ApiError::bad_request("malformed", e.body_text()))?;
+            .map_err(|e| ApiError::bad_request(ErrorCode::Malformed, e.body_text()))?;
         text.parse()
             .map(Id)
-            .map_err(|_| ApiError::bad_request("bad_id", format!("{text:?} is not an id")))
+            .map_err(|_| ApiError::bad_request(ErrorCode::BadId, format!("{text:?} is not an id")))
     }
 }

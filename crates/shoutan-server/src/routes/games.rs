@@ -12,7 +12,7 @@ use shoutan_sgf::{GameInfo, record};
 use super::extract::{Id, Params};
 use crate::AppState;
 use crate::accounts::session::Visitor;
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 use crate::live::event::{ChatChannel, GameEvent, Record};
 use crate::live::registry::load;
 use crate::live::state::LiveState;
@@ -27,7 +27,7 @@ pub async fn health(State(app): State<AppState>) -> Result<Json<serde_json::Valu
         )),
         Err(what) => Err(ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
-            "storage_failed",
+            ErrorCode::StorageFailed,
             format!("the store does not take writes: {what}"),
         )),
     }
@@ -82,7 +82,7 @@ pub async fn live(
     let limit = page.limit.unwrap_or(app.lobby.snapshot_size());
     if limit == 0 || limit > MAX_PAGE {
         return Err(ApiError::bad_request(
-            "bad_page",
+            ErrorCode::BadPage,
             format!("limit is 1 to {MAX_PAGE}"),
         ));
     }

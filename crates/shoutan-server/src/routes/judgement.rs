@@ -10,7 +10,7 @@ use shoutan_rules::{Board, BoardSize, Color, Game, Move, Point};
 use super::extract::{Body, Id};
 use crate::AppState;
 use crate::accounts::session::Visitor;
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 use crate::judgement::{Judgement, color_named, komi_from};
 use crate::live::registry::load;
 
@@ -50,30 +50,37 @@ pub struct PositionIn {
     moves: Vec<MoveIn>,
 }
 
-fn bad(code: &'static str, message: String) -> ApiError {
+fn bad(code: ErrorCode, message: String) -> ApiError {
     ApiError::bad_request(code, message)
 }
 
 fn color(name: &str) -> Result<Color, ApiError> {
-    color_named(name)
-        .ok_or_else(|| bad("bad_color", format!("{name:?} is neither black nor white")))
+    color_named(name).ok_or_else(|| {
+        bad(
+            ErrorCode::BadColour,
+            format!("{name:?} is neither black nor white"),
+        )
+    })
 }
 
 fn point(text: &str, size: BoardSize) -> Result<Point, ApiError> {
-    Point::from_gtp(text, size).map_err(|e| bad("bad_point", format!("{text:?}: {e}")))
+    Point::from_gtp(text, size).map_err(|e| bad(ErrorCode::BadPoint, format!("{text:?}: {e}")))
 }
 
 /// The game the request describes, its moves checked under the rules.
 fn position(p: PositionIn) -> Result<Game, ApiError> {
-    let size = BoardSize::new(p.size).map_err(|e| bad("bad_size", e.to_string()))?;
+    let size = BoardSize::new(p.size).map_err(|e| bad(ErrorCode::BadSize, e.to_string()))?;
     if p.moves.len() > MAX_MOVES {
-        return Err(bad("too_many_moves", format!("at most {MAX_MOVES} moves")));
+        return Err(bad(
+            ErrorCode::TooManyMoves,
+            format!("at most {MAX_MOVES} moves"),
+        ));
     }
     let ruleset = match p.rules.as_deref() {
         None => shoutan_rules::Ruleset::CHINESE,
         Some(name) => name
             .parse()
-            .map_err(|_| bad("bad_rules", format!("no ruleset {name:?}")))?,
+            .map_err(|_| bad(ErrorCode::BadRuleset, format!("no ruleset {name:?}")))?,
     };
     let mut board = Board::new(size);
     let mut stones = Vec::new();
@@ -84,7 +91,7 @@ fn position(p: PositionIn) -> Result<Game, ApiError> {
     }
     board
         .set_stones(stones)
-        .map_err(|e| bad("bad_setup", e.to_string()))?;
+        .map_err(|e| bad(ErrorCode::BadSetup, e.to_string()))?;
     let first = p
         .first
         .as_deref()
@@ -96,15 +103,16 @@ fn position(p: PositionIn) -> Result<Game, ApiError> {
         .komi(komi_from(p.komi)?)
         .position(board, first)
         .build()
-        .map_err(|e| bad("bad_setup", e.to_string()))?;
+        .map_err(|e| bad(ErrorCode::BadSetup, e.to_string()))?;
     for (k, m) in p.moves.iter().enumerate() {
         let c = color(&m.color)?;
         let mv = match &m.point {
             Some(text) => Move::Play(point(text, size)?),
             None => Move::Pass,
         };
-        let illegal =
-            |e: shoutan_rules::GameError| bad("illegal_move", format!("move {}: {e}", k + 1));
+        let illegal = |e: shoutan_rules::GameError| {
+            bad(ErrorCode::IllegalMove, format!("move {}: {e}", k + 1))
+        };
         if game.to_move() != c {
             game.set_to_move(c).map_err(illegal)?;
         }

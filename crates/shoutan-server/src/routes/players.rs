@@ -8,7 +8,7 @@ use shoutan_store::{ArchiveQuery, GameRow, Outcome, User};
 use super::accounts::PlayerView;
 use super::extract::Params;
 use crate::AppState;
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 use crate::lobby::LiveGameView;
 
 /// `GET /api/players?q=`.
@@ -146,7 +146,12 @@ pub struct ArchiveParams {
 
 /// Midnight UTC of `YYYY-MM-DD`, in ms.
 fn day_start(text: &str) -> Result<i64, ApiError> {
-    let bad = || ApiError::bad_request("bad_date", format!("{text:?} is not a date (YYYY-MM-DD)"));
+    let bad = || {
+        ApiError::bad_request(
+            ErrorCode::BadDate,
+            format!("{text:?} is not a date (YYYY-MM-DD)"),
+        )
+    };
     let mut parts = text.splitn(3, '-');
     let mut number =
         || -> Result<i32, ApiError> { parts.next().and_then(|p| p.parse().ok()).ok_or_else(bad) };
@@ -178,7 +183,7 @@ pub async fn archive(
         Some("draw") => Some(Outcome::Draw),
         Some(other) => {
             return Err(ApiError::bad_request(
-                "bad_result",
+                ErrorCode::BadResult,
                 format!("{other:?}: result is won, lost or draw"),
             ));
         }
@@ -210,7 +215,11 @@ mod tests {
         assert_eq!(day_start("1970-01-02").unwrap(), 86_400_000);
         assert_eq!(day_start("2024-02-29").unwrap(), 1_709_164_800_000);
         for bad in ["2023-02-29", "2024-13-01", "yesterday", "2024-1", ""] {
-            assert_eq!(day_start(bad).unwrap_err().code, "bad_date", "{bad}");
+            assert_eq!(
+                day_start(bad).unwrap_err().code,
+                ErrorCode::BadDate,
+                "{bad}"
+            );
         }
     }
 }

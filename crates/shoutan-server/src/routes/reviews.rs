@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use super::extract::{Body, Id};
 use crate::AppState;
 use crate::accounts::session::LoggedIn;
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 use crate::live::registry::load;
 use crate::review::{Level, LevelView, ReviewView, Reviews};
 
@@ -59,7 +59,7 @@ pub async fn request(
 ) -> Result<Response, ApiError> {
     let level = Level::named(&body.level).ok_or_else(|| {
         ApiError::bad_request(
-            "bad_level",
+            ErrorCode::BadLevel,
             format!("{:?} is no review level (quick or deep)", body.level),
         )
     })?;
@@ -69,7 +69,7 @@ pub async fn request(
         .ok_or_else(|| ApiError::not_found(format!("no game {id}")))?;
     if !loaded.state.is_over() {
         return Err(ApiError::conflict(
-            "game_live",
+            ErrorCode::GameLive,
             "the game is still being played; it can be reviewed once it is over",
         ));
     }

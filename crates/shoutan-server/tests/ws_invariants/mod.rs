@@ -31,7 +31,7 @@ pub fn check(bytes: &[u8]) {
             let json: serde_json::Value =
                 serde_json::from_str(&frame.to_json()).expect("an error frame is JSON");
             assert_eq!(json["type"], "error");
-            assert_eq!(json["code"], frame.code.as_ref());
+            assert_eq!(json["code"], frame.code.as_str());
             if let Some(id) = frame.id {
                 assert!((1..=MAX_ID).contains(&id), "{id}");
                 assert!(
