@@ -302,6 +302,16 @@ fn seconds(text: &str) -> Result<Duration, ParseError> {
     Ok(Duration::from_secs_f64(s))
 }
 
+/// The longest `lz-analyze` report interval: a longer one means "report
+/// rarely" and is held here, so the search's next-report instant never
+/// overflows.
+const MAX_REPORT_INTERVAL: Duration = Duration::from_secs(24 * 60 * 60);
+
+/// An `lz-analyze` interval, given in centiseconds.
+fn centiseconds(cs: u64) -> Duration {
+    Duration::from_millis(cs.saturating_mul(10)).min(MAX_REPORT_INTERVAL)
+}
+
 fn parse_command(name: &str, args: &[&str]) -> Result<Command, ParseError> {
     let none = |cmd: Command| -> Result<Command, ParseError> {
         if args.is_empty() {
@@ -479,7 +489,7 @@ fn parse_analyze(args: &[&str]) -> Result<(Option<Color>, AnalyzeArgs), ParseErr
     if let Some((first, tail)) = rest.split_first()
         && let Ok(cs) = first.parse::<u32>()
     {
-        out.interval = Duration::from_millis(u64::from(cs) * 10);
+        out.interval = centiseconds(u64::from(cs));
         rest = tail;
     }
     while let Some((key, tail)) = rest.split_first() {
@@ -488,7 +498,7 @@ fn parse_analyze(args: &[&str]) -> Result<(Option<Color>, AnalyzeArgs), ParseErr
         };
         match *key {
             "interval" => {
-                out.interval = Duration::from_millis(number::<u64>(value, "interval")? * 10)
+                out.interval = centiseconds(number(value, "interval")?)
             }
             "maxmoves" => out.max_moves = Some(number(value, "maxmoves")?),
             "minmoves" => {
@@ -626,6 +636,10 @@ mod tests {
             (Some(Color::White), Duration::from_millis(200), Some(5))
         );
         assert!(parse("lz-analyze B interval").is_err());
+        let Ok(Command::LzAnalyze(a)) = parse("lz-analyze b interval 2288888888888888888") else {
+            panic!("a huge interval")
+        };
+        assert_eq!(a.interval, MAX_REPORT_INTERVAL, "held, not overflowed");
         assert!(parse("lz-analyze B wobble 3").is_err());
         assert!(
             parse("lz-genmove_analyze 50").is_err(),
