@@ -497,9 +497,7 @@ fn parse_analyze(args: &[&str]) -> Result<(Option<Color>, AnalyzeArgs), ParseErr
             return Err(syntax(format!("{key} needs a value")));
         };
         match *key {
-            "interval" => {
-                out.interval = centiseconds(number(value, "interval")?)
-            }
+            "interval" => out.interval = centiseconds(number(value, "interval")?),
             "maxmoves" => out.max_moves = Some(number(value, "maxmoves")?),
             "minmoves" => {
                 number::<u32>(value, "minmoves")?;
