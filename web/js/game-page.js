@@ -343,12 +343,19 @@ class GamePage {
     this.renderAll();
   }
 
-  /** Asks for the session again, so that the header shows the new rank (the game stays joined). */
+  /**
+   * Asks for the session again, so that the header shows the new rank (the
+   * game stays joined). It runs on a timer, so a server that cannot be
+   * reached just then (a restart) is no error: the header keeps the rank it
+   * shows until the next page load.
+   */
   async refreshRank() {
     if (this.disposed) return;
     this.keepSocket = true;
     try {
       await loadSession();
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
     } finally {
       this.keepSocket = false;
     }
