@@ -52,6 +52,9 @@ const komiText = (komi) => t('game.komiValue', { pts: pointsText(komi), zi: ziTe
 /** A number of points with up to two decimals (44.25). */
 const decimalText = (n) => String(Math.round(n * 100) / 100);
 
+/** How long a command waits for the game's socket to (re)connect (ms). */
+const COMMAND_WAITS_FOR_SOCKET = 3000;
+
 /** Whether a seat's name is one of the computer's accounts (`Shoutan-AI-N`). */
 const isComputer = (name) => /^shoutan-ai-/i.test(name ?? '');
 
@@ -248,8 +251,15 @@ class GamePage {
     this.socket.reconnectNow(false);
   }
 
-  /** Sends a command; resolves on its acknowledgement, rejects with the server's error. */
-  command(message) {
+  /**
+   * Sends a command, once the socket is open (waiting a few seconds for a
+   * connection being made); resolves on its acknowledgement, rejects with
+   * the server's error.
+   */
+  async command(message) {
+    if (!(await this.socket?.opened(COMMAND_WAITS_FOR_SOCKET))) {
+      throw { code: 'offline', message: t('conn.offline') };
+    }
     this.lastId = Math.max(this.lastId + 1, Date.now());
     const id = this.lastId;
     return new Promise((resolve, reject) => {

@@ -23,6 +23,8 @@ export class LiveSocket {
     this.retryTimer = 0;
     this.lastHeard = 0;
     this.watchdog = 0;
+    /** @type {Set<() => void>} called at the next open */
+    this.openWaiters = new Set();
     this.online = () => this.reconnectNow(false);
     // The browser knows the network is gone: say so at once, and come
     // back as soon as it returns.
@@ -52,6 +54,8 @@ export class LiveSocket {
       connectionLost(this, false);
       this.options.onOpen?.();
       this.startWatchdog();
+      for (const opened of this.openWaiters) opened();
+      this.openWaiters.clear();
     });
     ws.addEventListener('message', (e) => {
       if (ws !== this.ws) return;
@@ -108,6 +112,29 @@ export class LiveSocket {
     clearInterval(this.watchdog);
     if (banner) connectionLost(this, true);
     this.connect();
+  }
+
+  /**
+   * Resolves true once the socket is open (at once if it is), false if it
+   * is not within `ms`: a page's first click may come before its socket
+   * has connected, and a click during a short drop before it is back.
+   * @param {number} ms
+   * @returns {Promise<boolean>}
+   */
+  opened(ms) {
+    if (this.ws?.readyState === WebSocket.OPEN) return Promise.resolve(true);
+    if (this.closed) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const opened = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      const timer = setTimeout(() => {
+        this.openWaiters.delete(opened);
+        resolve(false);
+      }, ms);
+      this.openWaiters.add(opened);
+    });
   }
 
   /** Sends a JSON message; false when the socket is not open. */
