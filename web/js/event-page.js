@@ -300,6 +300,40 @@ export function eventPage(root, { id }) {
     renderTabs();
     const views = { players, teams, pairings, standings, crosstable, bracket, log, exports };
     replace(body, views[tab]());
+    restoreEdits();
+  }
+
+  /**
+   * The fields of the page's forms changed and not yet sent, by form role
+   * and field name: a redraw pushed by a change elsewhere (a result, a
+   * registration) keeps a half-made line-up or entry as it was.
+   * @type {Map<string, Map<string, string>>}
+   */
+  const edits = new Map();
+
+  function noteEdit(ev) {
+    const field = ev.target;
+    const form = field.closest?.('form[data-role]');
+    if (!form || !field.name) return;
+    const role = form.dataset.role;
+    if (!edits.has(role)) edits.set(role, new Map());
+    edits.get(role).set(field.name, field.value);
+  }
+
+  function restoreEdits() {
+    for (const [role, fields] of edits) {
+      const form = root.querySelector(`form[data-role="${CSS.escape(role)}"]`);
+      if (!form) {
+        edits.delete(role);
+        continue;
+      }
+      for (const [name, value] of fields) {
+        const field = form.elements.namedItem(name);
+        if (!field || !('value' in field)) continue;
+        if (field.tagName === 'SELECT' && ![...field.options].some((o) => o.value === value)) continue;
+        field.value = value;
+      }
+    }
   }
 
   async function load() {
@@ -318,6 +352,10 @@ export function eventPage(root, { id }) {
   }
 
   const section = h('section.events', { dataset: { event: id } }, head, tabs, body);
+  section.addEventListener('input', noteEdit);
+  section.addEventListener('change', noteEdit);
+  // A form sent is no longer being made: the answer's redraw shows the server's.
+  section.addEventListener('submit', (ev) => edits.delete(ev.target.dataset?.role));
   section.addEventListener('focusout', () => setTimeout(() => {
     if (stale && !gone && !root.contains(document.activeElement)) {
       stale = false;
