@@ -15,7 +15,7 @@ use shoutan_rules::{BoardSize, Game, Ruleset};
 use shoutan_store::Database;
 
 use super::server::{
-    Instance, OpenGame, choose, connect, open_game, play_one, register, spawn_instance,
+    Addresses, Instance, OpenGame, choose, connect, open_game, play_one, register, spawn_instance,
     wait_until_up,
 };
 
@@ -85,14 +85,28 @@ async fn bench(args: &Args) -> anyhow::Result<ExitCode> {
     let store = shoutan_store::open(&args.database.parse::<Database>()?).await?;
     let size = BoardSize::new(9).map_err(|e| anyhow::anyhow!("{e}"))?;
     let http = reqwest::Client::new();
+    let addresses = Addresses::new(&cluster.instances[0].base, 1);
     let run = fastrand::u32(..);
     let mut games = Vec::new();
     for n in 0..args.instances {
         for g in 0..args.games_per_instance {
             let base = cluster.instances[n].base.clone();
             let next = cluster.instances[(n + 1) % args.instances].base.clone();
-            let black = register(&http, &base, &format!("fo{run:x}-{n}-{g}-b")).await?;
-            let white = register(&http, &base, &format!("fo{run:x}-{n}-{g}-w")).await?;
+            // Each player registers from an address of its own, as people
+            // on their own machines do (the server takes five a minute from one).
+            let players = 2 * (n * args.games_per_instance + g);
+            let black = register(
+                &addresses.http(players)?,
+                &base,
+                &format!("fo{run:x}-{n}-{g}-b"),
+            )
+            .await?;
+            let white = register(
+                &addresses.http(players + 1)?,
+                &base,
+                &format!("fo{run:x}-{n}-{g}-w"),
+            )
+            .await?;
             let mut game =
                 open_game(&http, &[base, next], size, &black, &white, [None, None]).await?;
             let mut mirror = Game::new(size, Ruleset::CHINESE);

@@ -229,13 +229,13 @@ fn memory_of(pid: u32) -> Option<(f64, f64)> {
 /// Where clients connect from: many loopback addresses of the block
 /// 127.0.`block`.x when the server is on loopback (each a "machine"),
 /// otherwise wherever the system chooses.
-struct Addresses {
+pub(super) struct Addresses {
     loopback: bool,
     block: u8,
 }
 
 impl Addresses {
-    fn new(base: &str, block: u8) -> Addresses {
+    pub(super) fn new(base: &str, block: u8) -> Addresses {
         let loopback = base
             .trim_start_matches("http://")
             .split('/')
@@ -260,7 +260,7 @@ impl Addresses {
     }
 
     /// An HTTP client whose connections come from the `n`-th address.
-    fn http(&self, n: usize) -> anyhow::Result<reqwest::Client> {
+    pub(super) fn http(&self, n: usize) -> anyhow::Result<reqwest::Client> {
         let mut builder = reqwest::Client::builder();
         if let Some(ip) = self.nth(n) {
             builder = builder.local_address(ip);
