@@ -21,6 +21,13 @@ use crate::tree::{PASS, Selection, Tree};
 /// [`Selection::policy_weight`]).
 const POLICY_WEIGHT: f32 = 0.5;
 
+/// The fewest playouts a time limit leaves a search (a smaller playout
+/// budget is kept): the ownership of fewer says nothing (one playout owns
+/// every point, and the position would look settled enough to pass on the
+/// second move). On a loaded machine a short limit is overrun by them; only
+/// a [`StopHandle`] ends a search sooner.
+const MIN_PLAYOUTS: u64 = 30;
+
 /// How much thinking a move may take: the search stops at the first limit
 /// reached (or when stopped). Without any limit it runs until stopped.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -351,6 +358,9 @@ impl Engine {
         );
         let threads = self.config.threads.max(1);
         let seed = self.rng.u64(..);
+        let floor = budget
+            .playouts
+            .map_or(MIN_PLAYOUTS, |p| p.min(MIN_PLAYOUTS));
         let mut next_report = reporter.as_ref().map(|r| start + r.every);
         std::thread::scope(|s| {
             for t in 0..threads {
@@ -363,8 +373,9 @@ impl Engine {
                 let done = shared.done.load(Relaxed);
                 let finished = stop.is_stopped()
                     || budget.playouts.is_some_and(|p| done >= p)
-                    || budget.time.is_some_and(|t| elapsed >= t)
-                    || (may_stop_early && decided(&shared, budget, elapsed));
+                    || (done >= floor
+                        && (budget.time.is_some_and(|t| elapsed >= t)
+                            || (may_stop_early && decided(&shared, budget, elapsed))));
                 if let (Some(r), Some(at)) = (reporter.as_mut(), next_report)
                     && Instant::now() >= at
                 {

@@ -242,6 +242,32 @@ fn ownership_and_score_of_a_divided_board() {
 }
 
 #[test]
+fn a_time_limit_too_short_for_any_search_still_judges_the_position() {
+    // Black has played the centre of an empty 9×9 board: nothing is settled.
+    let mut game = Game::new(BoardSize::NINE, Ruleset::CHINESE);
+    game.play(Color::Black, pt(&game, "E5")).unwrap();
+    let thought = engine()
+        .genmove(
+            &game,
+            Color::White,
+            Budget::time(Duration::from_micros(1)),
+            Mode::Normal,
+            &StopHandle::new(),
+        )
+        .unwrap();
+    assert!(
+        thought.analysis.playouts >= 30,
+        "{}",
+        thought.analysis.playouts
+    );
+    assert!(
+        matches!(thought.decision, Decision::Play(_)),
+        "white plays on an open board, not {:?}",
+        thought.decision
+    );
+}
+
+#[test]
 fn a_time_budget_is_kept() {
     let game = Game::new(BoardSize::NINETEEN, Ruleset::CHINESE);
     let start = Instant::now();
