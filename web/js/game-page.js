@@ -169,11 +169,13 @@ class GamePage {
         const last = m.last_command_id ?? 0;
         this.lastId = Math.max(this.lastId, last);
         // Commands sent before a drop: applied if the server counted them.
+        // One sent on this connection before its welcome is still answered.
         for (const [id, p] of this.pending) {
+          if (p.connection === this.socket.opens) continue;
           if (id <= last) p.resolve(null);
           else p.reject({ code: 'offline', message: t('conn.offline') });
+          this.pending.delete(id);
         }
-        this.pending.clear();
         this.learnPlacedHandicap().then(() => this.renderAll());
         if (seatChanged) this.build();
         else this.renderAll();
@@ -267,7 +269,7 @@ class GamePage {
         reject({ code: 'offline', message: t('conn.offline') });
         return;
       }
-      this.pending.set(id, { resolve, reject });
+      this.pending.set(id, { resolve, reject, connection: this.socket.opens });
     });
   }
 

@@ -23,6 +23,8 @@ export class LiveSocket {
     this.retryTimer = 0;
     this.lastHeard = 0;
     this.watchdog = 0;
+    /** How many times the socket has opened: which connection a message went on. */
+    this.opens = 0;
     /** @type {Set<() => void>} called at the next open */
     this.openWaiters = new Set();
     this.online = () => this.reconnectNow(false);
@@ -49,6 +51,7 @@ export class LiveSocket {
     this.ws = ws;
     ws.addEventListener('open', () => {
       if (ws !== this.ws) return;
+      this.opens += 1;
       this.attempt = 0;
       this.lastHeard = Date.now();
       connectionLost(this, false);
