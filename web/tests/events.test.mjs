@@ -143,6 +143,8 @@ describe('an event from creation to standings', needsChromium(), () => {
     const black = (await seatOf(pages.alice)) === 'black' ? pages.alice : pages.bob;
     const white = black === pages.alice ? pages.bob : pages.alice;
     const blackName = black === pages.alice ? 'alice' : 'bob';
+    // As a player does: play once the page says it is your turn.
+    await black.locator('.status-line.your-turn').waitFor();
     await clickPoint(black, 'E5');
     await stoneAt(white, 'E5', 'black');
     await clickPoint(white, 'C3');

@@ -114,6 +114,9 @@ describe('a two-team match from the forms', needsChromium(), () => {
       const t = pages[tiger];
       const black = (await seatOf(d)) === 'black' ? d : t;
       const white = black === d ? t : d;
+      // As a player does: play once the page says it is your turn (a click
+      // before the game's socket has brought it live plays nothing).
+      await black.locator('.status-line.your-turn').waitFor();
       await clickPoint(black, 'E5');
       await stoneAt(white, 'E5', 'black');
       await t.click('[data-action=resign]');
