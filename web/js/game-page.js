@@ -55,6 +55,9 @@ const decimalText = (n) => String(Math.round(n * 100) / 100);
 /** How long a command waits for the game's socket to (re)connect (ms). */
 const COMMAND_WAITS_FOR_SOCKET = 3000;
 
+/** The refusal of a command the server never got. */
+const offline = () => ({ code: 'offline', message: t('conn.offline') });
+
 /** Whether a seat's name is one of the computer's accounts (`Shoutan-AI-N`). */
 const isComputer = (name) => /^shoutan-ai-/i.test(name ?? '');
 
@@ -173,7 +176,7 @@ class GamePage {
         for (const [id, p] of this.pending) {
           if (p.connection === this.socket.opens) continue;
           if (id <= last) p.resolve(null);
-          else p.reject({ code: 'offline', message: t('conn.offline') });
+          else p.reject(offline());
           this.pending.delete(id);
         }
         this.learnPlacedHandicap().then(() => this.renderAll());
@@ -260,13 +263,13 @@ class GamePage {
    */
   async command(message) {
     if (!(await this.socket?.opened(COMMAND_WAITS_FOR_SOCKET))) {
-      throw { code: 'offline', message: t('conn.offline') };
+      throw offline();
     }
     this.lastId = Math.max(this.lastId + 1, Date.now());
     const id = this.lastId;
     return new Promise((resolve, reject) => {
       if (!this.socket?.send({ ...message, id })) {
-        reject({ code: 'offline', message: t('conn.offline') });
+        reject(offline());
         return;
       }
       this.pending.set(id, { resolve, reject, connection: this.socket.opens });

@@ -22,7 +22,7 @@ use crate::tree::{PASS, Selection, Tree};
 const POLICY_WEIGHT: f32 = 0.5;
 
 /// The fewest playouts a time limit leaves a search (a smaller playout
-/// budget is kept): the ownership of fewer says nothing (one playout owns
+/// budget still ends it first): the ownership of fewer says nothing (one playout owns
 /// every point, and the position would look settled enough to pass on the
 /// second move). On a loaded machine a short limit is overrun by them; only
 /// a [`StopHandle`] ends a search sooner.
@@ -358,9 +358,6 @@ impl Engine {
         );
         let threads = self.config.threads.max(1);
         let seed = self.rng.u64(..);
-        let floor = budget
-            .playouts
-            .map_or(MIN_PLAYOUTS, |p| p.min(MIN_PLAYOUTS));
         let mut next_report = reporter.as_ref().map(|r| start + r.every);
         std::thread::scope(|s| {
             for t in 0..threads {
@@ -373,7 +370,7 @@ impl Engine {
                 let done = shared.done.load(Relaxed);
                 let finished = stop.is_stopped()
                     || budget.playouts.is_some_and(|p| done >= p)
-                    || (done >= floor
+                    || (done >= MIN_PLAYOUTS
                         && (budget.time.is_some_and(|t| elapsed >= t)
                             || (may_stop_early && decided(&shared, budget, elapsed))));
                 if let (Some(r), Some(at)) = (reporter.as_mut(), next_report)
