@@ -1,12 +1,20 @@
 //! A bounded share of the machine for blocking work that clients trigger
-//! (dead-stone estimates when counting opens): at most `size` jobs run at
-//! once on tokio's blocking threads, at most `queue` more wait, and beyond
-//! that a job is refused at once instead of piling up.
+//! (dead-stone estimates when counting opens, position judgements,
+//! reviews): at most `size` jobs run at once, on threads of the pool's own
+//! at the lowest CPU priority, at most `queue` more wait, and beyond that
+//! a job is refused at once instead of piling up.
+//!
+//! The low priority is what keeps live play at pace: an estimate of 60–80
+//! ms of CPU on 19×19 yields the core to every game actor and socket that
+//! wants it, and takes only what they leave.
 
-use std::sync::Arc;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, mpsc};
 
-use tokio::sync::Semaphore;
+use tokio::sync::oneshot;
+
+use crate::priority::Behind;
 
 /// The pool is full: `size` jobs run and `queue` wait.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -18,35 +26,51 @@ pub struct Busy {
     pub waiting: usize,
 }
 
+type Job = Box<dyn FnOnce() + Send>;
+
 /// A pool of blocking jobs with a size and a queue.
 #[derive(Debug)]
 pub struct BlockingPool {
-    permits: Arc<Semaphore>,
+    jobs: Mutex<mpsc::Sender<Job>>,
     size: usize,
     queue: usize,
     /// Jobs admitted and not finished (running or waiting).
-    admitted: AtomicUsize,
+    admitted: Arc<AtomicUsize>,
 }
 
-/// Gives its place back when a job ends, however it ends.
-struct Admission<'a>(&'a AtomicUsize);
+/// Gives its place back when a job ends, however it ends (run, panicked,
+/// or dropped unrun when the pool stops).
+struct Admission(Arc<AtomicUsize>);
 
-impl Drop for Admission<'_> {
+impl Drop for Admission {
     fn drop(&mut self) {
         self.0.fetch_sub(1, Ordering::AcqRel);
     }
 }
 
 impl BlockingPool {
-    /// At most `size` (at least one) jobs at once, `queue` more waiting.
+    /// At most `size` (at least one) jobs at once, `queue` more waiting;
+    /// starts the pool's `size` threads, named `name-0`, `name-1` ….
+    ///
+    /// # Panics
+    /// When the system refuses to start a thread.
     #[must_use]
-    pub fn new(size: usize, queue: usize) -> BlockingPool {
+    pub fn new(name: &str, size: usize, queue: usize) -> BlockingPool {
         let size = size.max(1);
+        let (jobs, waiting) = mpsc::channel::<Job>();
+        let waiting = Arc::new(Mutex::new(waiting));
+        for n in 0..size {
+            let waiting = Arc::clone(&waiting);
+            std::thread::Builder::new()
+                .name(format!("{name}-{n}"))
+                .spawn(move || work(&waiting))
+                .unwrap_or_else(|e| panic!("cannot start a {name} thread: {e}"));
+        }
         BlockingPool {
-            permits: Arc::new(Semaphore::new(size)),
+            jobs: Mutex::new(jobs),
             size,
             queue,
-            admitted: AtomicUsize::new(0),
+            admitted: Arc::new(AtomicUsize::new(0)),
         }
     }
 
@@ -56,9 +80,10 @@ impl BlockingPool {
         self.size
     }
 
-    /// Runs `job` on a blocking thread once a place is free, or refuses it
-    /// at once when the queue is full. A job that panics counts as busy
-    /// (its result is lost), never as a crash of the caller.
+    /// Runs `job` on one of the pool's threads once one is free, or
+    /// refuses it at once when the queue is full. A job that panics counts
+    /// as busy (its result is lost), never as a crash of the caller. A job
+    /// whose caller stopped waiting before it started is skipped.
     pub async fn run<T: Send + 'static>(
         &self,
         job: impl FnOnce() -> T + Send + 'static,
@@ -75,21 +100,42 @@ impl BlockingPool {
                 waiting: n.saturating_sub(self.size),
             });
         }
-        let _admission = Admission(&self.admitted);
+        let admission = Admission(Arc::clone(&self.admitted));
         let busy = Busy {
             running: self.size,
             waiting: self.queue,
         };
-        let permit = Arc::clone(&self.permits)
-            .acquire_owned()
-            .await
+        let (done, result) = oneshot::channel();
+        let job: Job = Box::new(move || {
+            let _admission = admission;
+            if !done.is_closed()
+                && let Ok(value) = catch_unwind(AssertUnwindSafe(job))
+            {
+                let _ = done.send(value);
+            }
+        });
+        self.jobs
+            .lock()
+            .map_err(|_| busy)?
+            .send(job)
             .map_err(|_| busy)?;
-        tokio::task::spawn_blocking(move || {
-            let _permit = permit;
-            job()
-        })
-        .await
-        .map_err(|_| busy)
+        result.await.map_err(|_| busy)
+    }
+}
+
+/// A pool thread: lowers its own priority, then runs jobs until the pool
+/// is dropped.
+fn work(waiting: &Mutex<mpsc::Receiver<Job>>) {
+    crate::priority::lower_this_thread(Behind::Far);
+    loop {
+        let next = match waiting.lock() {
+            Ok(receiver) => receiver.recv(),
+            Err(_) => return,
+        };
+        match next {
+            Ok(job) => job(),
+            Err(_) => return,
+        }
     }
 }
 
@@ -101,7 +147,7 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn never_runs_more_than_its_size_and_refuses_past_its_queue() {
-        let pool = Arc::new(BlockingPool::new(2, 3));
+        let pool = Arc::new(BlockingPool::new("test", 2, 3));
         let running = Arc::new(AtomicUsize::new(0));
         let most = Arc::new(AtomicUsize::new(0));
         let (release, gate) = std::sync::mpsc::channel::<()>();
@@ -146,5 +192,15 @@ mod tests {
             "never more than the size at once"
         );
         assert!(pool.run(|| 7).await == Ok(7), "places are given back");
+    }
+
+    #[tokio::test]
+    async fn jobs_run_far_behind_live_play_and_a_panic_is_busy() {
+        let pool = BlockingPool::new("test", 1, 1);
+        let nice = pool.run(crate::priority::nice_of_this_thread).await;
+        assert_eq!(nice, Ok(Some(Behind::Far.nice())));
+        let panicked = pool.run(|| panic!("a job that fails")).await;
+        assert!(matches!(panicked, Err(Busy { .. })));
+        assert_eq!(pool.run(|| 7).await, Ok(7), "the thread survives a panic");
     }
 }

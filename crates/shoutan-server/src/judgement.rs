@@ -80,7 +80,7 @@ impl Judgements {
     #[must_use]
     pub fn new() -> Judgements {
         Judgements {
-            pool: BlockingPool::new(WORKERS, QUEUED),
+            pool: BlockingPool::new("judgement", WORKERS, QUEUED),
             uses: Mutex::new(HashMap::new()),
         }
     }

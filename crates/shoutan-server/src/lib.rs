@@ -49,6 +49,7 @@ pub mod judgement;
 pub mod live;
 pub mod lobby;
 pub mod net;
+pub mod priority;
 pub mod rank_rule;
 pub mod rating;
 pub mod review;
@@ -95,6 +96,8 @@ pub struct App {
     pub reviews: Arc<review::Reviews>,
     /// Position judgements (形势判断).
     pub judgements: judgement::Judgements,
+    /// The threads that serve spectators, behind the players.
+    pub spectators: live::spectators::Spectators,
     /// Login attempts per client address.
     pub login_per_address: RateLimiter,
     /// Login attempts per account and address.
@@ -129,6 +132,9 @@ pub enum StartError {
     /// The password hasher rejects its settings.
     #[error(transparent)]
     Password(#[from] accounts::password::HashError),
+    /// The system refused the spectators' threads.
+    #[error("cannot start the spectators' threads: {0}")]
+    Threads(#[from] std::io::Error),
 }
 
 /// Prepares the server over `store`: rebuilds every live game from its log
@@ -140,6 +146,7 @@ pub async fn start(store: Arc<dyn Store>, config: ServerConfig) -> Result<AppSta
     let (games, endings) = Shared::new(Arc::clone(&store), config.clone());
     let lobby = Arc::new(Lobby::new(config.lobby_games));
     let workers = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    let spectators = live::spectators::Spectators::new(workers / 2)?;
     let computer = Arc::new(Computer::open(&*store, workers).await?);
     let membership = Membership::join(&store, &config.instance).await?;
     games.attach(membership.clone(), Arc::clone(&computer));
@@ -183,6 +190,7 @@ pub async fn start(store: Arc<dyn Store>, config: ServerConfig) -> Result<AppSta
         computer,
         reviews,
         judgements: judgement::Judgements::new(),
+        spectators,
         events,
         decoy_hash,
         hasher,

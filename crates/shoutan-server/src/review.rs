@@ -237,7 +237,7 @@ impl Reviews {
     #[must_use]
     pub fn new() -> Reviews {
         Reviews {
-            pool: BlockingPool::new(WORKERS, QUEUED),
+            pool: BlockingPool::new("review", WORKERS, QUEUED),
             jobs: Mutex::new(HashMap::new()),
             stop: StopHandle::new(),
         }

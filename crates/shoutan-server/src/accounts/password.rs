@@ -9,13 +9,13 @@
 //! behind), and a short queue; beyond it a request is answered at once
 //! with 503 `busy` instead of waiting.
 
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use argon2::password_hash::{Output, ParamsString, PasswordHash, SaltString};
 use argon2::{Algorithm, Argon2, Block, Params, Version};
-use tokio::sync::{Semaphore, TryAcquireError};
+
+use crate::blocking::BlockingPool;
 
 /// The argon2id cost.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,12 +52,12 @@ impl PasswordCost {
 /// How many hashes run at once and how many may wait.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct HashBudget {
-    /// Hashes computed at once, each on a blocking thread with its own
-    /// block of memory.
+    /// Hashes computed at once, each on a thread of its own (at the lowest
+    /// CPU priority, behind live play) with its own block of memory.
     pub workers: usize,
     /// Requests that may wait for a worker; one more is refused.
     pub queue: usize,
-    /// The longest a request waits for a worker before it is refused.
+    /// The longest a request waits for its hash before it is refused.
     pub wait: Duration,
 }
 
@@ -100,11 +100,10 @@ fn failed(e: impl std::fmt::Display) -> HashError {
 pub struct Hasher {
     cost: PasswordCost,
     budget: HashBudget,
-    workers: Semaphore,
-    waiting: AtomicUsize,
+    pool: BlockingPool,
     /// Memory for argon2, one block per worker at most, kept between
     /// hashes.
-    memory: Mutex<Vec<Vec<Block>>>,
+    memory: Arc<Mutex<Vec<Vec<Block>>>>,
 }
 
 impl Hasher {
@@ -115,9 +114,8 @@ impl Hasher {
         Hasher {
             cost,
             budget: HashBudget { workers, ..budget },
-            workers: Semaphore::new(workers),
-            waiting: AtomicUsize::new(0),
-            memory: Mutex::new(Vec::with_capacity(workers)),
+            pool: BlockingPool::new("password", workers, budget.queue),
+            memory: Arc::new(Mutex::new(Vec::with_capacity(workers))),
         }
     }
 
@@ -181,8 +179,8 @@ impl Hasher {
         Ok(Output::new(&computed).is_ok_and(|c| c == expected))
     }
 
-    /// Runs one argon2id hash on a worker, after waiting for one within
-    /// the budget.
+    /// Runs one argon2id hash on a worker of the pool, after waiting for
+    /// one within the budget.
     async fn run(
         &self,
         params: Params,
@@ -190,60 +188,50 @@ impl Hasher {
         salt: Vec<u8>,
         password: String,
     ) -> Result<Vec<u8>, HashError> {
-        let _permit = match self.workers.try_acquire() {
-            Ok(permit) => permit,
-            Err(TryAcquireError::Closed) => return Err(failed("no workers")),
-            Err(TryAcquireError::NoPermits) => {
-                let ahead = self.waiting.fetch_add(1, Ordering::AcqRel);
-                let permit = if ahead >= self.budget.queue {
-                    Err(HashError::Busy)
-                } else {
-                    tokio::time::timeout(self.budget.wait, self.workers.acquire())
-                        .await
-                        .map_err(|_| HashError::Busy)
-                        .and_then(|p| p.map_err(failed))
-                };
-                self.waiting.fetch_sub(1, Ordering::AcqRel);
-                permit?
-            }
-        };
-        let mut memory = self.take_memory(params.block_count());
-        let (memory, hash) = tokio::task::spawn_blocking(move || {
+        let memory = Arc::clone(&self.memory);
+        let usual = self.cost.params().map_or(0, |p| p.block_count());
+        let kept_at_most = self.budget.workers;
+        let hash = self.pool.run(move || {
+            let mut block = take_memory(&memory, params.block_count());
             let mut out = vec![0u8; params.output_len().unwrap_or(HASH_LEN)];
             let hashed = Argon2::new(Algorithm::Argon2id, version, params)
-                .hash_password_into_with_memory(password.as_bytes(), &salt, &mut out, &mut memory)
+                .hash_password_into_with_memory(password.as_bytes(), &salt, &mut out, &mut block)
                 .map(|()| out);
-            (memory, hashed)
-        })
-        .await
-        .map_err(failed)?;
-        self.give_back(memory);
-        hash.map_err(failed)
+            give_back(&memory, block, usual, kept_at_most);
+            hashed
+        });
+        match tokio::time::timeout(self.budget.wait, hash).await {
+            Ok(Ok(hashed)) => hashed.map_err(failed),
+            Ok(Err(_)) | Err(_) => Err(HashError::Busy),
+        }
     }
+}
 
-    /// A block of at least `blocks` argon2 blocks: a kept one if there is
-    /// one (grown if this hash needs more), else a new one.
-    fn take_memory(&self, blocks: usize) -> Vec<Block> {
-        let kept = self.memory.lock().ok().and_then(|mut m| m.pop());
-        let mut memory = kept.unwrap_or_default();
-        if memory.len() < blocks {
-            memory.resize(blocks, Block::default());
-        }
-        memory
+/// A block of at least `blocks` argon2 blocks: a kept one if there is one
+/// (grown if this hash needs more), else a new one.
+fn take_memory(kept: &Mutex<Vec<Vec<Block>>>, blocks: usize) -> Vec<Block> {
+    let mut memory = kept
+        .lock()
+        .ok()
+        .and_then(|mut m| m.pop())
+        .unwrap_or_default();
+    if memory.len() < blocks {
+        memory.resize(blocks, Block::default());
     }
+    memory
+}
 
-    /// Keeps `memory` for the next hash, unless it is larger than the
-    /// configured cost needs (a hash stored with an older, dearer cost).
-    fn give_back(&self, memory: Vec<Block>) {
-        let usual = self.cost.params().map_or(0, |p| p.block_count());
-        if memory.len() > usual {
-            return;
-        }
-        if let Ok(mut kept) = self.memory.lock()
-            && kept.len() < self.budget.workers
-        {
-            kept.push(memory);
-        }
+/// Keeps `memory` for the next hash (at most `at_most` blocks are kept),
+/// unless it is larger than the configured cost's `usual` (a hash stored
+/// with an older, dearer cost).
+fn give_back(kept: &Mutex<Vec<Vec<Block>>>, memory: Vec<Block>, usual: usize, at_most: usize) {
+    if memory.len() > usual {
+        return;
+    }
+    if let Ok(mut kept) = kept.lock()
+        && kept.len() < at_most
+    {
+        kept.push(memory);
     }
 }
 

@@ -58,7 +58,7 @@ impl Estimates {
     #[must_use]
     pub fn new(size: usize) -> Estimates {
         Estimates {
-            pool: BlockingPool::new(size, QUEUE),
+            pool: BlockingPool::new("estimate", size, QUEUE),
             cache: Mutex::new(Cache::default()),
         }
     }
@@ -126,7 +126,7 @@ mod tests {
         let size = board.size();
         let ruleset = Ruleset::CHINESE;
         let estimates = Arc::new(Estimates {
-            pool: BlockingPool::new(1, 0),
+            pool: BlockingPool::new("estimate", 1, 0),
             cache: Mutex::new(Cache::default()),
         });
         let first = estimates

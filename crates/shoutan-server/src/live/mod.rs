@@ -20,6 +20,7 @@ pub mod handle;
 pub mod presence;
 pub mod protocol;
 pub mod registry;
+pub mod spectators;
 pub mod state;
 pub mod view;
 pub mod ws;

@@ -68,7 +68,15 @@ pub async fn game_ws(
         .read_buffer_size(READ_BUFFER)
         .max_message_size(HARD_LIMIT)
         .max_frame_size(HARD_LIMIT)
-        .on_upgrade(move |socket| run(socket, handle, who, max_message, query.since)))
+        .on_upgrade(move |socket| async move {
+            let is_player = who.color.is_some();
+            let connection = run(socket, handle, who, max_message, query.since);
+            if is_player {
+                connection.await;
+            } else {
+                let _ = app.spectators.spawn(connection).await;
+            }
+        }))
 }
 
 async fn run(

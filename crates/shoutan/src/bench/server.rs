@@ -14,7 +14,10 @@
 //! server apply to them as they would to people. Optionally a flood of
 //! wrong-password logins runs during the measurement (`--wrong-logins`),
 //! from addresses of its own, against names of no account (each one is a
-//! full password check).
+//! full password check), and one client may hold a crowd of spectator
+//! sockets on one game (`--spectators`). The flood and the crowd are
+//! another client than the measured players: they run on a scheduler of
+//! their own in this process, sharing its machine but not its task queue.
 
 use std::io::{BufRead, BufReader};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
@@ -303,10 +306,26 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    runtime.block_on(bench(&args, &server, size))
+    // The flood and the crowd are another client than the measured players:
+    // a scheduler of their own, so that the players' moves are not queued
+    // behind 2,000 spectator reads in this process (they still share its
+    // CPU, as the machine's).
+    let hostile = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .thread_name("hostile-client")
+        .enable_all()
+        .build()?;
+    let outcome = runtime.block_on(bench(&args, &server, size, hostile.handle()));
+    hostile.shutdown_background();
+    outcome
 }
 
-async fn bench(args: &Args, server: &Server, size: BoardSize) -> anyhow::Result<ExitCode> {
+async fn bench(
+    args: &Args,
+    server: &Server,
+    size: BoardSize,
+    hostile: &tokio::runtime::Handle,
+) -> anyhow::Result<ExitCode> {
     let base = server.base(0);
     for instance in &server.instances {
         wait_until_up(&instance.base).await?;
@@ -354,7 +373,7 @@ async fn bench(args: &Args, server: &Server, size: BoardSize) -> anyhow::Result<
     let end = measure_from + Duration::from_secs(args.seconds);
     let flood = Arc::new(Flood::default());
     if args.wrong_logins > 0 {
-        tokio::spawn(login_flood(
+        hostile.spawn(login_flood(
             base.to_owned(),
             args.wrong_logins,
             args.login_concurrency,
@@ -364,7 +383,7 @@ async fn bench(args: &Args, server: &Server, size: BoardSize) -> anyhow::Result<
         ));
     }
     let crowd = match games.first() {
-        Some(first) if args.spectators > 0 => Some(tokio::spawn(spectate(
+        Some(first) if args.spectators > 0 => Some(hostile.spawn(spectate(
             base.to_owned(),
             first.id,
             args.spectators,
