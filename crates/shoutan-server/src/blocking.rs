@@ -31,7 +31,7 @@ type Job = Box<dyn FnOnce() + Send>;
 /// A pool of blocking jobs with a size and a queue.
 #[derive(Debug)]
 pub struct BlockingPool {
-    jobs: Mutex<mpsc::Sender<Job>>,
+    jobs: mpsc::Sender<Job>,
     size: usize,
     queue: usize,
     /// Jobs admitted and not finished (running or waiting).
@@ -67,7 +67,7 @@ impl BlockingPool {
                 .unwrap_or_else(|e| panic!("cannot start a {name} thread: {e}"));
         }
         BlockingPool {
-            jobs: Mutex::new(jobs),
+            jobs,
             size,
             queue,
             admitted: Arc::new(AtomicUsize::new(0)),
@@ -114,11 +114,7 @@ impl BlockingPool {
                 let _ = done.send(value);
             }
         });
-        self.jobs
-            .lock()
-            .map_err(|_| busy)?
-            .send(job)
-            .map_err(|_| busy)?;
+        self.jobs.send(job).map_err(|_| busy)?;
         result.await.map_err(|_| busy)
     }
 }
