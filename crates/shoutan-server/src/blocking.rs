@@ -107,10 +107,16 @@ impl BlockingPool {
         };
         let (done, result) = oneshot::channel();
         let job: Job = Box::new(move || {
-            let _admission = admission;
-            if !done.is_closed()
-                && let Ok(value) = catch_unwind(AssertUnwindSafe(job))
-            {
+            let value = if done.is_closed() {
+                None
+            } else {
+                catch_unwind(AssertUnwindSafe(job)).ok()
+            };
+            // The place is free before the caller hears the result, so a
+            // caller that runs its next job at once is never refused by
+            // its own last one.
+            drop(admission);
+            if let Some(value) = value {
                 let _ = done.send(value);
             }
         });
@@ -188,6 +194,14 @@ mod tests {
             "never more than the size at once"
         );
         assert!(pool.run(|| 7).await == Ok(7), "places are given back");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_job_gives_its_place_back_before_its_caller_hears_the_result() {
+        let pool = BlockingPool::new("test", 1, 0);
+        for n in 0..2_000 {
+            assert_eq!(pool.run(move || n).await, Ok(n), "job {n}");
+        }
     }
 
     #[tokio::test]
