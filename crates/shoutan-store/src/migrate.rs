@@ -53,7 +53,8 @@ pub const SQLITE: &[Migration] = &[
 
 /// PostgreSQL's migrations: the same schema in its dialect, and the tables
 /// of several instances on one database (6, PostgreSQL only: SQLite serves
-/// one process).
+/// one process), and the append of a batch of events in one statement (10,
+/// PostgreSQL only: SQLite has no round trips to save).
 pub const POSTGRES: &[Migration] = &[
     Migration {
         version: 1,
@@ -94,6 +95,11 @@ pub const POSTGRES: &[Migration] = &[
         version: 9,
         name: "play modes",
         sql: include_str!("../migrations/postgres/0009_play_modes.sql"),
+    },
+    Migration {
+        version: 10,
+        name: "append function",
+        sql: include_str!("../migrations/postgres/0010_append_function.sql"),
     },
 ];
 

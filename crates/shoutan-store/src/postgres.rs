@@ -167,11 +167,10 @@ async fn migrate(pool: &Pool) -> Result<(), StoreError> {
     Ok(())
 }
 
-/// The append writer: everything waiting goes into one insert and one
-/// commit; if that fails, each caller's events are retried alone so that
-/// one bad append cannot fail the others. Once the process has joined a
-/// cluster, each transaction is fenced (see [`crate::cluster`]) and
-/// publishes its events on the bus.
+/// The append writer: everything waiting goes into one statement (its
+/// own transaction); if that fails, each caller's events are retried alone
+/// so that one bad append cannot fail the others. Once the process has joined a cluster, each append is
+/// fenced (see [`crate::cluster`]) and publishes its events on the bus.
 async fn run_appender(
     pool: Pool,
     mut rx: mpsc::UnboundedReceiver<Append>,
@@ -185,7 +184,7 @@ async fn run_appender(
                 Err(_) => break,
             }
         }
-        let mut client = match pool.get().await {
+        let client = match pool.get().await {
             Ok(c) => c,
             Err(e) => {
                 for (_, reply) in batch {
@@ -196,7 +195,7 @@ async fn run_appender(
         };
         let fence = fence.get();
         let all: Vec<&StoredEvent> = batch.iter().flat_map(|(events, _)| events).collect();
-        if insert_events(&mut client, &all, fence).await.is_ok() {
+        if insert_events(&client, &all, fence).await.is_ok() {
             for (_, reply) in batch {
                 let _ = reply.send(Ok(()));
             }
@@ -204,7 +203,7 @@ async fn run_appender(
         }
         for (events, reply) in batch {
             let refs: Vec<&StoredEvent> = events.iter().collect();
-            let _ = reply.send(insert_events(&mut client, &refs, fence).await);
+            let _ = reply.send(insert_events(&client, &refs, fence).await);
         }
     }
 }
@@ -222,7 +221,7 @@ fn notification(e: &StoredEvent) -> String {
 }
 
 async fn insert_events(
-    client: &mut deadpool_postgres::Object,
+    client: &deadpool_postgres::Object,
     events: &[&StoredEvent],
     fence: Option<&cluster::Fence>,
 ) -> Result<(), StoreError> {
@@ -239,39 +238,34 @@ async fn insert_events(
         ats.push(e.at);
         bodies.push(e.body.as_str());
     }
-    let tx = client.transaction().await?;
-    if let Some(fence) = fence {
-        let mut distinct = games.clone();
-        distinct.sort_unstable();
-        distinct.dedup();
-        let owned = cluster::owned_of(&tx, fence, &distinct).await?;
-        if let Some(&lost) = distinct.iter().find(|g| !owned.contains(g)) {
-            return Err(StoreError::NotOwner(lost));
-        }
-    }
-    let inserted = tx
-        .execute(
-            "INSERT INTO game_events (game_id, version, at, body) \
-             SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[])",
-            &[&games, &versions, &ats, &bodies],
+    let payloads: Option<Vec<String>> =
+        fence.map(|_| events.iter().map(|e| notification(e)).collect());
+    // One statement, its own transaction (see the migration that defines
+    // the function); prepared once per connection.
+    let append = client
+        .prepare_cached("SELECT append_game_events($1, $2, $3, $4, $5, $6, $7, $8)")
+        .await?;
+    let appended = client
+        .query_one(
+            &append,
+            &[
+                &games,
+                &versions,
+                &ats,
+                &bodies,
+                &fence.map(|f| f.instance.as_str()),
+                &fence.map(|f| f.token.as_str()),
+                &crate::cluster::GAME_CHANNEL,
+                &payloads,
+            ],
         )
         .await;
-    match inserted {
-        Ok(_) => {
-            if fence.is_some() {
-                let payloads: Vec<String> = events.iter().map(|e| notification(e)).collect();
-                tx.execute(
-                    "SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p",
-                    &[&crate::cluster::GAME_CHANNEL, &payloads],
-                )
-                .await?;
-            }
-            Ok(tx.commit().await?)
-        }
-        Err(e) if is_unique_violation(&e) => {
-            drop(tx);
-            Err(taken_version(client, events).await)
-        }
+    match appended {
+        Ok(row) => match row.try_get::<_, Option<GameId>>(0)? {
+            Some(lost) => Err(StoreError::NotOwner(lost)),
+            None => Ok(()),
+        },
+        Err(e) if is_unique_violation(&e) => Err(taken_version(client, events).await),
         Err(e) => Err(e.into()),
     }
 }

@@ -305,21 +305,3 @@ async fn keep_listening(
         tokio::time::sleep(Duration::from_secs(1)).await;
     }
 }
-
-/// The games of `games` this process still owns, under a shared lock on
-/// their ownership rows until the transaction ends (a claim waits for it).
-pub(super) async fn owned_of(
-    tx: &deadpool_postgres::Transaction<'_>,
-    fence: &Fence,
-    games: &[GameId],
-) -> Result<Vec<GameId>, StoreError> {
-    let rows = tx
-        .query(
-            "SELECT o.game_id FROM game_owners o JOIN instances i ON i.id = o.instance \
-             WHERE o.game_id = ANY($1) AND o.instance = $2 AND i.token = $3 \
-             FOR SHARE OF o",
-            &[&games, &fence.instance, &fence.token],
-        )
-        .await?;
-    rows.iter().map(|r| Ok(r.try_get(0)?)).collect()
-}
