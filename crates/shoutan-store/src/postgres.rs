@@ -169,8 +169,9 @@ async fn migrate(pool: &Pool) -> Result<(), StoreError> {
 
 /// The append writer: everything waiting goes into one statement (its
 /// own transaction); if that fails, each caller's events are retried alone
-/// so that one bad append cannot fail the others. Once the process has joined a cluster, each append is
-/// fenced (see [`crate::cluster`]) and publishes its events on the bus.
+/// so that one bad append cannot fail the others. Once the process has
+/// joined a cluster, each append is fenced (see [`crate::cluster`]) and
+/// publishes its events on the bus.
 async fn run_appender(
     pool: Pool,
     mut rx: mpsc::UnboundedReceiver<Append>,
