@@ -238,10 +238,12 @@ async fn forwarded_for_is_read_right_to_left(backend: Backend) {
 /// Password checks beyond the hashing workers and their queue are refused
 /// at once with 503 `busy`, rather than queued without end.
 async fn password_hashing_has_a_budget(backend: Backend) {
+    // A hash slow enough (about half a second) that all eight logins are
+    // in before the first is checked, on a loaded machine too.
     let budgeted = ServerConfig {
         password_cost: PasswordCost {
             memory_kib: 32 * 1024,
-            iterations: 4,
+            iterations: 16,
         },
         hash_budget: HashBudget {
             workers: 1,
