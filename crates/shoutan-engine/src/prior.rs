@@ -3,7 +3,9 @@
 //! [`crate::knowledge`]), which steers the search towards the moves worth
 //! reading before any playout has told them apart. Every child also starts
 //! with a few even pseudo-results, and the pass with poor ones. Moves into
-//! one's own eye are left out of the tree.
+//! one's own eye are left out of the tree. The children come most probable
+//! first, the pass last: the search widens along that order (see
+//! [`crate::tree::Selection::widening`]).
 
 use shoutan_rules::{Board, Color, PointIndex};
 
@@ -25,7 +27,8 @@ pub(crate) struct PriorScratch {
 
 /// The children of a position with `c` to move and their priors, written to
 /// `out`: every empty point that is legal, allowed by `allowed` (the root
-/// checks superko there) and not `c`'s own eye, then the pass.
+/// checks superko there) and not `c`'s own eye, most probable first, then
+/// the pass.
 pub(crate) fn children(
     board: &Board,
     c: Color,
@@ -56,6 +59,9 @@ pub(crate) fn children(
             policy: policy_units((1.0 - PASS_POLICY) * w / total),
         });
     }
+    // Stable: equal policies keep the board's order, so searches stay
+    // reproducible.
+    out.sort_by(|a, b| b.policy.cmp(&a.policy));
     out.push(NewChild {
         mv: PASS,
         prior_visits: 20,

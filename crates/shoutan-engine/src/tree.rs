@@ -117,6 +117,43 @@ pub(crate) struct Selection {
     /// to a move in proportion to it and the square root of the parent's
     /// visits, and fades with the move's own visits (PUCT).
     pub(crate) policy_weight: f32,
+    /// How many of a node's children the search may follow, by the node's
+    /// visits (progressive widening).
+    pub(crate) widening: Widening,
+}
+
+/// Progressive widening, as in Coulom's "Computing Elo Ratings of Move
+/// Patterns" (2007): children are stored most probable first (see
+/// [`crate::prior`]), a node's search follows only the first
+/// `first + log(1 + visits / scale) / log(growth)` of them, and the pass
+/// (always the last child) is always open. Without it the noise of a few
+/// playouts lets moves no strong player would consider (a 5–7 point
+/// opening) soak up most of a search.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Widening {
+    /// Children open at once.
+    pub(crate) first: f32,
+    /// Visits of the first step.
+    pub(crate) scale: f32,
+    /// Factor of visits between one more open child and the next.
+    pub(crate) growth: f32,
+}
+
+impl Widening {
+    /// Every child open.
+    pub(crate) const NONE: Widening = Widening {
+        first: f32::INFINITY,
+        scale: 1.0,
+        growth: 2.0,
+    };
+
+    /// The number of children open at `visits`.
+    #[inline]
+    fn open(&self, visits: f32) -> u32 {
+        let k = self.first + (1.0 + visits / self.scale).ln() / self.growth.ln();
+        // Saturating: the infinite widening opens every child.
+        k as u32
+    }
 }
 
 impl Tree {
@@ -235,15 +272,20 @@ impl Tree {
         true
     }
 
-    /// The child of `n` the search should follow: the best mix of real
-    /// results, AMAF results and prior, plus a little exploration.
+    /// The child of `n` the search should follow among the open ones (see
+    /// [`Widening`]): the best mix of real results, AMAF results and prior,
+    /// plus a little exploration.
     pub(crate) fn select(&self, n: u32, sel: &Selection) -> Option<u32> {
         let parent_visits = self.nodes[n as usize].visits.load(Relaxed).max(1) as f32;
         let log_parent = parent_visits.ln();
         let sqrt_parent = parent_visits.sqrt();
+        let children = self.children(n);
+        let open = sel.widening.open(parent_visits);
+        let widened = children.start..children.end.min(children.start.saturating_add(open));
+        let last = children.end.checked_sub(1).filter(|&l| l >= widened.end);
         let mut best = None;
         let mut best_value = f32::NEG_INFINITY;
-        for c in self.children(n) {
+        for c in widened.chain(last) {
             let s = self.stats(c);
             if s.pruned {
                 continue;
@@ -341,6 +383,7 @@ mod tests {
         rave_equivalence: 1000.0,
         exploration: 0.0,
         policy_weight: 0.0,
+        widening: Widening::NONE,
     };
 
     #[test]
@@ -375,6 +418,45 @@ mod tests {
         // Pruned, it is never chosen; then the prior decides between 1 and 3.
         tree.prune(2);
         assert_eq!(tree.select(0, &SEL), Some(1));
+    }
+
+    #[test]
+    fn widening_opens_children_in_order_as_visits_grow_and_the_pass_always() {
+        let sel = Selection {
+            widening: Widening {
+                first: 2.0,
+                scale: 10.0,
+                growth: 2.0,
+            },
+            ..SEL
+        };
+        let tree = Tree::new(8);
+        tree.try_claim(0);
+        // Stored most probable first, the pass last; the third and fourth
+        // children have the best pseudo-results.
+        tree.expand(
+            0,
+            &[
+                child(1, 10, 10),
+                child(2, 10, 10),
+                child(3, 10, 18),
+                child(4, 10, 20),
+                child(PASS, 10, 12),
+            ],
+        );
+        // One visit: two children and the pass open; the pass looks best.
+        tree.visit(0);
+        assert_eq!(tree.mv(tree.select(0, &sel).unwrap()), PASS);
+        // 10 visits: 2 + log2(2) = 3 open, so the third child is reached.
+        for _ in 0..9 {
+            tree.visit(0);
+        }
+        assert_eq!(tree.mv(tree.select(0, &sel).unwrap()), 3);
+        // 30 visits: 2 + log2(4) = 4 open, the fourth child is best.
+        for _ in 0..20 {
+            tree.visit(0);
+        }
+        assert_eq!(tree.mv(tree.select(0, &sel).unwrap()), 4);
     }
 
     #[test]
