@@ -61,7 +61,7 @@ pub(crate) fn children(
     }
     // Stable: equal policies keep the board's order, so searches stay
     // reproducible.
-    out.sort_by(|a, b| b.policy.cmp(&a.policy));
+    out.sort_by_key(|child| std::cmp::Reverse(child.policy));
     out.push(NewChild {
         mv: PASS,
         prior_visits: 20,
