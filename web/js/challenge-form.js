@@ -39,9 +39,10 @@ export function computerLevelList() {
   return computerLevels;
 }
 
-/** A level as offered: its number, the computer's account and its rank. */
+/** A level as offered: its number, the computer's account and the rank it measured on each board size. */
 export function levelText(level) {
-  return t('computer.levelName', { level: level.level, name: level.player.name, rank: level.player.rating.rank });
+  const ranks = level.ranks.map((r) => `${r.size}×${r.size} ${r.rank}`).join(', ');
+  return t('computer.levelName', { level: level.level, name: level.player.name, rank: ranks });
 }
 
 /** A choice of the computer's levels. */

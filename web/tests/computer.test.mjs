@@ -43,7 +43,7 @@ describe('playing the computer from the lobby', needsChromium(), () => {
   /** How many moves the move list shows. */
   const movesShown = () => page.locator('[data-role=moves] li[data-move]:not([data-move="0"])').count();
 
-  it('offers the ten levels by the computer accounts and their ranks', async () => {
+  it('offers the ten levels by the computer accounts and their measured ranks', async () => {
     await signUp(page, server.base, 'erin', '10k');
     const levels = await (await fetch(`${server.base}/api/computer`)).json();
     assert.equal(levels.length, 10);
@@ -52,7 +52,8 @@ describe('playing the computer from the lobby', needsChromium(), () => {
     const select = card.locator('select[name=level]:not([disabled])');
     await select.waitFor();
     const options = await select.locator('option').allInnerTexts();
-    assert.deepEqual(options, levels.map((l) => `Level ${l.level} · ${l.player.name} ${l.player.rating.rank}`));
+    assert.deepEqual(options, levels.map((l) => `Level ${l.level} · ${l.player.name} · ${l.ranks.map((r) => `${r.size}×${r.size} ${r.rank}`).join(', ')}`));
+    assert.match(options[9], /^Level 10 · Shoutan-AI-10 · 9×9 \d+[kd], 19×19 \d+[kd]$/, 'level 10 was measured on both boards');
     assert.equal(await select.inputValue(), '1');
     await screenshot(page, 'lobby-computer');
   });

@@ -5,22 +5,27 @@
 //! so weaker levels make the natural-looking mistakes of weaker players
 //! rather than random blunders.
 //!
-//! | level | playouts per move | temperature |
-//! |------:|------------------:|------------:|
-//! | 1     | 30                | 1.5         |
-//! | 2     | 60                | 1.2         |
-//! | 3     | 120               | 1.0         |
-//! | 4     | 250               | 0.8         |
-//! | 5     | 500               | 0.6         |
-//! | 6     | 1 000             | 0.45        |
-//! | 7     | 2 500             | 0.3         |
-//! | 8     | 6 000             | 0.15        |
-//! | 9     | 15 000            | 0           |
-//! | 10    | the clock, at most 3 s a move on 9×9 and 6 s on 19×19 | 0 |
+//! | level | playouts per move | temperature | 9×9 rank | 19×19 rank |
+//! |------:|------------------:|------------:|---------:|-----------:|
+//! | 1     | 30                | 1.5         | 17k      |            |
+//! | 2     | 60                | 1.2         | 16k      |            |
+//! | 3     | 120               | 1.0         | 14k      |            |
+//! | 4     | 250               | 0.8         | 11k      |            |
+//! | 5     | 500               | 0.6         | 9k       |            |
+//! | 6     | 1 000             | 0.45        | 7k       |            |
+//! | 7     | 2 500             | 0.3         | 5k       |            |
+//! | 8     | 6 000             | 0.15        | 4k       |            |
+//! | 9     | 15 000            | 0           | 4k       |            |
+//! | 10    | the clock, at most 3 s a move on 9×9 and 6 s on 19×19 | 0 | 4k | 6k |
+//!
+//! The ranks are measured ([`Level::measured_ranks`]): fitted by `shoutan
+//! bench levels` to the games in `data/levels.tsv`.
 
 use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
+
+use shoutan_rules::Rank;
 
 use crate::Budget;
 
@@ -32,6 +37,34 @@ pub struct Level(u8);
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("level {0:?} is not between 1 (beginner) and 10 (full strength)")]
 pub struct LevelError(pub String);
+
+/// The strength of a level on one board size, as measured: the KGS rank of
+/// the player it plays like (the README's "Levels" says how it was found).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MeasuredRank {
+    /// The side of the board it was measured on.
+    pub size: u8,
+    /// The rank.
+    pub rank: Rank,
+}
+
+const fn on(size: u8, rank: Rank) -> MeasuredRank {
+    MeasuredRank { size, rank }
+}
+
+/// What each level measured, level 1 first, smallest board first.
+const MEASURED: [&[MeasuredRank]; 10] = [
+    &[on(9, Rank::Kyu(17))],
+    &[on(9, Rank::Kyu(16))],
+    &[on(9, Rank::Kyu(14))],
+    &[on(9, Rank::Kyu(11))],
+    &[on(9, Rank::Kyu(9))],
+    &[on(9, Rank::Kyu(7))],
+    &[on(9, Rank::Kyu(5))],
+    &[on(9, Rank::Kyu(4))],
+    &[on(9, Rank::Kyu(4))],
+    &[on(9, Rank::Kyu(4)), on(19, Rank::Kyu(6))],
+];
 
 const TABLE: [(u64, f32); 9] = [
     (30, 1.5),
@@ -78,6 +111,19 @@ impl Level {
         TABLE.get(usize::from(self.0) - 1).map_or(0.0, |&(_, t)| t)
     }
 
+    /// Its rank on each board size it was measured on, smallest first.
+    #[must_use]
+    pub fn measured_ranks(self) -> &'static [MeasuredRank] {
+        MEASURED[usize::from(self.0 - 1)]
+    }
+
+    /// The rank its account declares: the one measured on 9×9, the board
+    /// every level was measured on (so the levels declare in their order).
+    #[must_use]
+    pub fn declared_rank(self) -> Rank {
+        self.measured_ranks()[0].rank
+    }
+
     /// What a move may take at this level on a board of `area` points:
     /// its playouts, within [`max_time`](Self::max_time) (the caller
     /// shortens it further to what the clock allows).
@@ -89,20 +135,15 @@ impl Level {
         }
     }
 
-    /// The most a move may take at this level on a board of `area` points,
-    /// however much the clock allows: 3 s on 9×9 rising with the area to
-    /// 6 s on 19×19 at full strength (a playing partner answers promptly),
-    /// a tenth of that below full strength, where the playouts decide and
-    /// this is only a safety limit.
+    /// The most a move may take on a board of `area` points, however much
+    /// the clock allows: 3 s on 9×9 rising with the area to 6 s on 19×19
+    /// (a playing partner answers promptly). The same at every level: below
+    /// full strength the playouts decide, and this limit only keeps a slow
+    /// machine from stretching a move; were it shorter, levels 8 and 9
+    /// would be cut to the same number of playouts and play alike.
     #[must_use]
     pub fn max_time(self, area: usize) -> Duration {
-        let full = 3.0 + 3.0 * (area.saturating_sub(81) as f64 / 280.0).min(1.0);
-        let secs = if self.playouts().is_some() {
-            full / 10.0
-        } else {
-            full
-        };
-        Duration::from_secs_f64(secs)
+        Duration::from_secs_f64(3.0 + 3.0 * (area.saturating_sub(81) as f64 / 280.0).min(1.0))
     }
 }
 
@@ -149,7 +190,32 @@ mod tests {
             Duration::from_secs_f64(3.0 + 3.0 * 88.0 / 280.0)
         );
         assert_eq!(Level::FULL.max_time(361), Duration::from_secs(6));
-        assert!(Level::new(9).unwrap().max_time(361) < Duration::from_secs(1));
+        assert_eq!(Level::new(9).unwrap().max_time(361), Duration::from_secs(6));
+    }
+
+    #[test]
+    fn every_level_was_measured_on_9x9_and_grows_stronger_on_each_board() {
+        let levels: Vec<Level> = (1..=10).map(|n| Level::new(n).unwrap()).collect();
+        for level in &levels {
+            let measured = level.measured_ranks();
+            assert_eq!(measured[0].size, 9, "level {level}");
+            assert!(
+                measured.windows(2).all(|w| w[0].size < w[1].size),
+                "level {level}: smallest board first"
+            );
+            assert_eq!(level.declared_rank(), measured[0].rank);
+        }
+        for size in [9, 19] {
+            let ranks: Vec<Rank> = levels
+                .iter()
+                .filter_map(|l| l.measured_ranks().iter().find(|m| m.size == size))
+                .map(|m| m.rank)
+                .collect();
+            assert!(
+                ranks.windows(2).all(|w| w[0] <= w[1]),
+                "{size}×{size}: {ranks:?}"
+            );
+        }
     }
 
     #[test]

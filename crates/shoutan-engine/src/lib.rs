@@ -72,5 +72,5 @@ pub use endgame::{FinalStatus, final_status};
 pub use engine::{
     Budget, Decision, Engine, EngineConfig, EngineError, Mode, Reporter, StopHandle, Thought,
 };
-pub use level::{Level, LevelError};
+pub use level::{Level, LevelError, MeasuredRank};
 pub use review::{MISTAKES_PER_PLAYER, MoveEval, PositionEval, Review, positions, review};

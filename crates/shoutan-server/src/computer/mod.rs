@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use shoutan_engine::Level;
-use shoutan_rules::{Color, Rank};
+use shoutan_rules::Color;
 use shoutan_store::{NewUser, Store, StoreError, User, UserId, name_key, name_skeleton};
 use tokio::sync::Semaphore;
 
@@ -31,21 +31,6 @@ pub const NAME_PREFIX: &str = "Shoutan-AI-";
 /// password logs in as the computer.
 const NO_PASSWORD: &str = "!computer";
 
-/// The rank each level declares when its account is made (levels 1 to 10);
-/// its rating then moves with its rated games like anyone's.
-const DECLARED: [Rank; 10] = [
-    Rank::Kyu(25),
-    Rank::Kyu(20),
-    Rank::Kyu(17),
-    Rank::Kyu(14),
-    Rank::Kyu(11),
-    Rank::Kyu(9),
-    Rank::Kyu(7),
-    Rank::Kyu(5),
-    Rank::Kyu(3),
-    Rank::Kyu(1),
-];
-
 /// Whether `name` is reserved for the computer.
 #[must_use]
 pub fn is_reserved(name: &str) -> bool {
@@ -61,15 +46,23 @@ pub struct Computer {
 }
 
 impl Computer {
-    /// Finds (or, on the first start, makes) the account of every level;
-    /// searches run `workers` at a time.
+    /// Finds (or, on the first start, makes) the account of every level,
+    /// declaring the rank the level measured (an account made before a new
+    /// measurement declares the new rank; its rating moves with its games
+    /// as before); searches run `workers` at a time.
     pub async fn open(store: &dyn Store, workers: usize) -> Result<Computer, StoreError> {
         let mut accounts = BTreeMap::new();
-        for (n, rank) in (1..=10u8).zip(DECLARED) {
+        for n in 1..=10u8 {
             let level = Level::new(n).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+            let rank = level.declared_rank();
             let name = format!("{NAME_PREFIX}{n}");
             let user = match store.user_by_name(&name).await? {
-                Some(user) => user,
+                Some(mut user) => {
+                    if user.declared_rank != rank && store.set_declared_rank(user.id, rank).await? {
+                        user.declared_rank = rank;
+                    }
+                    user
+                }
                 None => match store
                     .create_user(NewUser {
                         name: name.clone(),

@@ -101,6 +101,18 @@ async fn a_9x9_game_against_the_computer(backend: Backend) {
     assert_eq!(levels[0]["player"]["name"], "Shoutan-AI-1");
     assert_eq!(levels[0]["playouts"], 30);
     assert_eq!(levels[9]["playouts"], Value::Null);
+    for level in &levels {
+        let ranks = level["ranks"].as_array().unwrap();
+        assert_eq!(
+            ranks[0]["size"], 9,
+            "every level was measured on 9×9: {level}"
+        );
+        assert_eq!(
+            level["player"]["declared_rank"], ranks[0]["rank"],
+            "an account declares the rank measured on 9×9: {level}"
+        );
+    }
+    assert_eq!(levels[9]["ranks"][1]["size"], 19);
 
     let player = server.player("learner", "20k").await;
     let (id, listed) = computer_game(&player, 1).await;
@@ -185,6 +197,38 @@ async fn the_computer_takes_its_seat_again_after_a_restart(backend: Backend) {
     drop(server);
 }
 
+/// An account made before a new measurement declares the new rank after
+/// the next start.
+async fn the_computer_declares_its_measured_rank_after_a_restart(backend: Backend) {
+    let Some(server) = TestServer::new(backend, config()).await else {
+        return;
+    };
+    let level = |levels: &Value, n: usize| levels.as_array().unwrap()[n - 1].clone();
+    let before = Client::anonymous(&server).get("/api/computer").await.json;
+    let measured = level(&before, 3)["ranks"][0]["rank"].clone();
+    assert_eq!(level(&before, 3)["player"]["declared_rank"], measured);
+    let user = server
+        .store
+        .user_by_name("Shoutan-AI-3")
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(
+        server
+            .store
+            .set_declared_rank(user.id, shoutan_rules::Rank::Pro(9))
+            .await
+            .unwrap()
+    );
+    let stale = Client::anonymous(&server).get("/api/computer").await.json;
+    assert_eq!(level(&stale, 3)["player"]["declared_rank"], "9p");
+
+    let server = server.restart(Duration::from_millis(50), config()).await;
+    let after = Client::anonymous(&server).get("/api/computer").await.json;
+    assert_eq!(level(&after, 3)["player"]["declared_rank"], measured);
+    assert_eq!(level(&after, 3)["player"]["name"], "Shoutan-AI-3");
+}
+
 async fn computer_requests_are_checked(backend: Backend) {
     let Some(server) = TestServer::new(backend, config()).await else {
         return;
@@ -266,5 +310,6 @@ async fn computer_requests_are_checked(backend: Backend) {
 crate::for_both_backends!(
     a_9x9_game_against_the_computer,
     the_computer_takes_its_seat_again_after_a_restart,
+    the_computer_declares_its_measured_rank_after_a_restart,
     computer_requests_are_checked
 );

@@ -2,6 +2,7 @@
 //! closing notes (targets live here, never in timed unit tests).
 
 mod failover;
+mod levels;
 mod pairing;
 mod playouts;
 mod predict;
@@ -22,6 +23,8 @@ pub enum Command {
     Predict(predict::Args),
     /// Playing strength against GNU Go, with playouts per second in the search.
     Strength(strength::Args),
+    /// Each level's rank, fitted to the games the levels played.
+    Levels(levels::Args),
     /// The game server under load: moves/s and send-to-opponent latency.
     Server(server::Args),
     /// Several instances on PostgreSQL: how long a killed instance's games
@@ -36,6 +39,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Pairing(args) => pairing::run(args),
         Command::Predict(args) => predict::run(args),
         Command::Strength(args) => strength::run(args),
+        Command::Levels(args) => levels::run(args),
         Command::Server(args) => server::run(args),
         Command::Failover(args) => failover::run(args),
     }
