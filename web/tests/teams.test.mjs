@@ -72,7 +72,9 @@ describe('a two-team match from the forms', needsChromium(), () => {
       await form.locator('[data-action=add-team]').click();
       await olga.locator('[data-role=teams] tbody tr', { hasText: team }).waitFor();
     }
-    const rows = await olga.locator('[data-role=teams] tbody tr').evaluateAll((trs) => trs.map((tr) => tr.innerText));
+    // Cell by cell: a live update may re-render the tab while it is read, and
+    // innerText runs the cells together in a panel not laid out.
+    const rows = await olga.locator('[data-role=teams] tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((td) => td.textContent).join(' ')));
     assert.match(rows[0], /Dragons\s+ann, bob/);
     assert.match(rows[1], /Tigers\s+cai, dee/);
     // A name that is not in the event is named back.
@@ -103,8 +105,11 @@ describe('a two-team match from the forms', needsChromium(), () => {
 
   it('the four players play their boards and the match is in the standings', async () => {
     // Each player opens his game; the Tigers resign after Black's first move.
+    // The line-up just set re-paired the boards: a page still showing the
+    // game paired before it names the other opponent, so wait for this one.
+    const opponents = { ann: 'dee', dee: 'ann', bob: 'cai', cai: 'bob' };
     for (const name of [...DRAGONS, ...TIGERS]) {
-      const yours = pages[name].locator('[data-role=your-game] a');
+      const yours = pages[name].locator('[data-role=your-game]', { hasText: opponents[name] }).locator('a');
       await yours.waitFor({ timeout: 10_000 });
       await yours.click();
       await pages[name].waitForURL(/\/game\/\d+$/);
