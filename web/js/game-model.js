@@ -95,9 +95,19 @@ export class GameModel {
 
   /** Whether the viewer is to move now (in rengo: his colour, and his turn of the two). */
   myTurn() {
-    if (!this.isPlayer || this.state.to_move !== this.you) return false;
+    if (!this.isPlayer || this.state.to_move !== this.you || this.awaitingPlayers().length) return false;
     const id = this.state.player_to_move;
     return id === undefined || id === null || id === this.userId;
+  }
+
+  /**
+   * The players an event's game still waits for (Art. 22: it starts when
+   * both have sat down, that is opened it): none once it has.
+   * @returns {('black' | 'white')[]}
+   */
+  awaitingPlayers() {
+    const seated = this.state.seated;
+    return seated ? ['black', 'white'].filter((c) => !seated[c]) : [];
   }
 
   /** Whether the viewer plays this game. */

@@ -290,6 +290,7 @@ class GamePage {
   errorText(e) {
     if (e.code === 'illegal_move' && e.reason) return t(`illegal.${e.reason}`);
     if (e.code === 'not_your_turn') return t('error.not_your_turn');
+    if (e.code === 'not_started') return t('error.not_started');
     if (e.code === 'looking_back') return t('error.looking_back');
     return t('error.generic', { message: e.message ?? e.code });
   }
@@ -588,6 +589,7 @@ class GamePage {
     const m = this.model;
     if (!m.isPlayer || m.state.status !== 'live') return;
     if (this.viewIndex !== null) this.showError({ code: 'looking_back' });
+    else if (m.awaitingPlayers().length) this.showError({ code: 'not_started' });
     else if (m.state.phase === 'play' && m.state.to_move !== m.you) this.showError({ code: 'not_your_turn' });
   }
 
@@ -723,6 +725,11 @@ class GamePage {
             },
           }, t('game.placeConfirm'))));
       }
+    } else if (m.awaitingPlayers().length) {
+      const absent = m.awaitingPlayers().filter((c) => c !== m.you);
+      parts.push(h('div.status-line', { dataset: { role: 'awaiting' } }, absent.length === 1
+        ? t('game.awaitingOne', { name: m.players[absent[0]].name })
+        : t('game.awaitingBoth')));
     } else {
       const toMove = st.to_move;
       const next = m.playerToMove();

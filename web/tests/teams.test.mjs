@@ -113,6 +113,15 @@ describe('a two-team match from the forms', needsChromium(), () => {
       await yours.waitFor({ timeout: 10_000 });
       await yours.click();
       await pages[name].waitForURL(/\/game\/\d+$/);
+      // The Dragons open first: the game waits for the Tiger to sit down
+      // (Art. 22), and says so rather than "your turn".
+      if (DRAGONS.includes(name)) {
+        await pages[name].locator('[data-role=awaiting]', { hasText: `Waiting for ${opponents[name]} to sit down` }).waitFor();
+        assert.equal(await pages[name].locator('.status-line.your-turn').count(), 0, `${name} may not move yet`);
+        await clickPoint(pages[name], 'A1');
+        await pages[name].locator('[data-role=notice][data-code=not_started]', { hasText: 'The game has not started' }).waitFor();
+        assert.equal(await pages[name].locator('.goban .stones [data-stone]').count(), 0, 'no stone played');
+      }
     }
     for (const [dragon, tiger] of [['ann', 'dee'], ['bob', 'cai']]) {
       const d = pages[dragon];
@@ -120,7 +129,8 @@ describe('a two-team match from the forms', needsChromium(), () => {
       const black = (await seatOf(d)) === 'black' ? d : t;
       const white = black === d ? t : d;
       // As a player does: play once the page says it is your turn (a click
-      // before the game's socket has brought it live plays nothing).
+      // before the game's socket has brought it live plays nothing, and
+      // none is taken before both players have sat down).
       await black.locator('.status-line.your-turn').waitFor();
       await clickPoint(black, 'E5');
       await stoneAt(white, 'E5', 'black');

@@ -168,6 +168,8 @@ error_codes! {
     NoStone => "no_stone",
     /// A handicap the rules refuse.
     BadHandicap => "bad_handicap",
+    /// An event's game whose players have not both sat down (opened it).
+    NotStarted => "not_started",
     /// The clock refuses the command.
     Clock => "clock",
     /// The move came after the flag fell.

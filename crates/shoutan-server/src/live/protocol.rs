@@ -168,6 +168,7 @@ impl ErrorFrame {
             },
             Refusal::Clock(ClockError::Expired(_)) => (ErrorCode::TimeOut, None),
             Refusal::Clock(ClockError::Finished) => (ErrorCode::GameOver, None),
+            Refusal::Clock(ClockError::AwaitingPlayers) => (ErrorCode::NotStarted, None),
             Refusal::Clock(_) => (ErrorCode::Clock, None),
             Refusal::BadPoint(_) => (ErrorCode::BadPoint, None),
             Refusal::NoRequest(_) => (ErrorCode::NoRequest, None),

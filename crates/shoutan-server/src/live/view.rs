@@ -2,7 +2,7 @@
 //! and the whole game at once for a client that joins.
 
 use serde::Serialize;
-use shoutan_clock::{Instant, Reading};
+use shoutan_clock::{Instant, Reading, Status};
 use shoutan_rules::{ByColor, Color, GameResult, Handicap, Phase, Point, Ruleset};
 use shoutan_store::UserId;
 
@@ -88,6 +88,10 @@ pub struct StateView {
     /// In rengo, the player whose turn it is.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub player_to_move: Option<UserId>,
+    /// While an event's game waits for its players (Art. 22): who has sat
+    /// down (opened the game). No move is taken before both have.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seated: Option<ByColor<bool>>,
 }
 
 fn points(size: shoutan_rules::BoardSize, ps: impl IntoIterator<Item = Point>) -> Vec<String> {
@@ -148,6 +152,12 @@ impl LiveState {
                 .map(|dead| points(size, dead.iter())),
             warnings: ByColor::of(|c| self.game.warnings()[c.index()]),
             player_to_move: self.partner_to_move().map(|s| s.id),
+            seated: match self.clock.status() {
+                Status::AwaitingPlayers { seated, .. } if !self.is_over() => {
+                    Some(ByColor::of(|c| seated[c.index()].is_some()))
+                }
+                _ => None,
+            },
         }
     }
 

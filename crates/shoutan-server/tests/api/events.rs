@@ -633,6 +633,43 @@ async fn a_late_player_is_charged_twice_the_time_late(backend: Backend) {
     );
 }
 
+/// An event's game waits for both players (Art. 22): the state says who
+/// has sat down, and Black's move before White has is refused with
+/// `not_started` and changes nothing; once White sits down it is taken.
+async fn no_move_is_taken_before_both_players_sit_down(backend: Backend) {
+    let Some((_server, _organiser, _id, players, game)) = duel(backend, 60_000).await else {
+        return;
+    };
+    let game_id = game["game"].as_i64().unwrap();
+    let mut b = seat(&players, &game, "black").ws(game_id, None).await;
+    let sat = b.event("sit_down").await;
+    assert_eq!(
+        sat["state"]["seated"],
+        json!({"black": true, "white": false}),
+        "{sat}"
+    );
+    let refused = b
+        .refused(json!({"type": "move", "point": "E5"}), "not_started")
+        .await;
+    assert!(
+        refused["message"].as_str().unwrap().contains("sat down"),
+        "{refused}"
+    );
+    let view = seat(&players, &game, "black").game(game_id).await;
+    assert_eq!(view["moves"], json!([]), "{view}");
+    assert_eq!(
+        view["state"]["seated"],
+        json!({"black": true, "white": false})
+    );
+
+    let mut w = seat(&players, &game, "white").ws(game_id, None).await;
+    let both = b.event("sit_down").await;
+    assert_eq!(both["event"]["color"], "white");
+    assert!(both["state"].get("seated").is_none(), "{both}");
+    b.play("E5").await;
+    assert_eq!(w.move_event("E5").await["state"]["moves"], 1);
+}
+
 /// Posts an arbiter's decision (`kind`: `ruling` or `result`, with `body`)
 /// on a duel's table while its game is being played, and checks that it
 /// ends the game on both players' sockets (`international`, `chinese`),
@@ -1190,6 +1227,7 @@ crate::for_both_backends!(
     a_knockout_of_four_with_a_no_show,
     a_round_starts_by_itself_at_its_time,
     a_late_player_is_charged_twice_the_time_late,
+    no_move_is_taken_before_both_players_sit_down,
     a_ruling_ends_the_live_game,
     an_arbiters_result_ends_the_live_game,
     a_replay_ruling_starts_a_new_game,
