@@ -755,7 +755,9 @@ class GamePage {
         }
       }
     }
-    if (m.isPlayer && st.status === 'live' && this.presence && !this.presence.online[opp]) {
+    // Not in an event's game before it starts: a player who does not come
+    // loses at the late-arrival limit, not by a claim.
+    if (m.isPlayer && st.status === 'live' && this.presence && !this.presence.online[opp] && !m.awaitingPlayers().length) {
       const at = this.presence.claimable_at?.[opp];
       const wait = at ? at - Date.now() : null;
       parts.push(h('div.offer.away', null,

@@ -438,9 +438,11 @@ impl Actor {
     }
 
     /// When the opponent of the absent `absent` may claim the game: after
-    /// the configured wait, or sooner if `absent` had less time left.
+    /// the configured wait, or sooner if `absent` had less time left. Never
+    /// in an event's game waiting for its players: there one who does not
+    /// come loses at the late-arrival limit (Art. 22), not by a claim.
     fn claimable_at(&self, absent: Color) -> Option<Instant> {
-        if self.state.is_over() {
+        if self.state.is_over() || self.awaiting_players() {
             return None;
         }
         let since = self.presence.away_since(absent)?;
@@ -757,6 +759,13 @@ impl Actor {
         if self.presence.is_online(absent) {
             return Err(present());
         }
+        if self.awaiting_players() {
+            return Err(ErrorFrame::new(
+                id,
+                ErrorCode::NotStarted,
+                "the game has not started: a player who has not sat down by the late-arrival limit loses by forfeit",
+            ));
+        }
         match self.claimable_at(absent) {
             Some(when) if at >= when => Ok(if self.state.both_moved() {
                 GameEvent::Abandon { color }
@@ -774,6 +783,11 @@ impl Actor {
             )),
             None => Err(present()),
         }
+    }
+
+    /// Whether the game waits for its players to sit down (Art. 22).
+    fn awaiting_players(&self) -> bool {
+        matches!(self.state.clock.status(), Status::AwaitingPlayers { .. })
     }
 
     /// The state (before the actor is spawned).

@@ -635,7 +635,9 @@ async fn a_late_player_is_charged_twice_the_time_late(backend: Backend) {
 
 /// An event's game waits for both players (Art. 22): the state says who
 /// has sat down, and Black's move before White has is refused with
-/// `not_started` and changes nothing; once White sits down it is taken.
+/// `not_started` and changes nothing, as is a claim that White abandoned
+/// it (he loses at the late-arrival limit instead); once White sits down
+/// the move is taken.
 async fn no_move_is_taken_before_both_players_sit_down(backend: Backend) {
     let Some((_server, _organiser, _id, players, game)) = duel(backend, 60_000).await else {
         return;
@@ -655,8 +657,12 @@ async fn no_move_is_taken_before_both_players_sit_down(backend: Backend) {
         refused["message"].as_str().unwrap().contains("sat down"),
         "{refused}"
     );
+    // Past the test server's 1 s abandonment wait, which does not apply.
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    b.refused(json!({"type": "claim_win"}), "not_started").await;
     let view = seat(&players, &game, "black").game(game_id).await;
     assert_eq!(view["moves"], json!([]), "{view}");
+    assert_eq!(view["state"]["status"], "live");
     assert_eq!(
         view["state"]["seated"],
         json!({"black": true, "white": false})
