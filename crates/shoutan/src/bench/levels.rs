@@ -13,7 +13,7 @@
 //! shrinks as players grow stronger (a grade means more wins among dan
 //! players than among beginners).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -187,6 +187,13 @@ fn bradley_terry(results: &[&Outcome]) -> anyhow::Result<BTreeMap<String, f64>> 
     if !gamma.contains_key(GNU_GO) {
         bail!("no games against {GNU_GO} to anchor the ranks");
     }
+    let unanchored = unanchored(results, gamma.keys());
+    if !unanchored.is_empty() {
+        bail!(
+            "{} played no chain of games that reaches {GNU_GO}: no rank to give",
+            unanchored.join(", ")
+        );
+    }
     for _ in 0..10_000 {
         let mut next = BTreeMap::new();
         for (player, &g) in &gamma {
@@ -211,6 +218,25 @@ fn bradley_terry(results: &[&Outcome]) -> anyhow::Result<BTreeMap<String, f64>> 
         .into_iter()
         .map(|(p, g)| (p, 400.0 * g.log10()))
         .collect())
+}
+
+/// The players among `players` that no chain of games links to GNU Go: a
+/// fit would leave them wherever it started, not where they play.
+fn unanchored<'a>(results: &[&Outcome], players: impl Iterator<Item = &'a String>) -> Vec<String> {
+    let mut reached = BTreeSet::from([GNU_GO.to_owned()]);
+    loop {
+        let before = reached.len();
+        for r in results {
+            if reached.contains(&r.first) || reached.contains(&r.second) {
+                reached.insert(r.first.clone());
+                reached.insert(r.second.clone());
+            }
+        }
+        if reached.len() == before {
+            break;
+        }
+    }
+    players.filter(|p| !reached.contains(*p)).cloned().collect()
 }
 
 /// The EGF rating of a player `elo` above GNU Go. With `a(R) = 205 − R/20`
@@ -315,6 +341,10 @@ mod tests {
             ("# c\n9\tL1\tgnugo\tmany\t10\n", "line 2: wins"),
             ("9\tL1\tgnugo\t11\t10\n", "11 wins in 10 games"),
             ("9\tL1\tL2\t5\t10\n", "anchor"),
+            (
+                "9\tL1\tgnugo\t5\t10\n9\tL2\tL3\t5\t10\n",
+                "L2, L3 played no chain of games that reaches gnugo",
+            ),
         ] {
             let err = fit(text).unwrap_err();
             assert!(format!("{err:#}").contains(needle), "{text:?}: {err:#}");
