@@ -6,8 +6,8 @@
 use std::time::{Duration, Instant};
 
 use shoutan_rules::{
-    BoardSize, Color, Game, GameResult, Handicap, Move, Phase, Point, Ruleset, Score, count,
-    fixed_handicap, max_fixed_handicap,
+    BoardSize, ByColor, Color, Game, GameResult, Handicap, Move, Phase, Point, Ruleset, Score,
+    count, fixed_handicap, max_fixed_handicap,
 };
 use shoutan_sgf::{GameInfo, GameTree, ReplayOptions};
 
@@ -111,7 +111,7 @@ pub struct Session {
     setup: Setup,
     game: Game,
     time: TimeControl,
-    clocks: [ClockReading; 2],
+    clocks: ByColor<ClockReading>,
     analysis_budget: Budget,
     last: Option<Analysis>,
     quit: bool,
@@ -140,7 +140,7 @@ impl Session {
             setup,
             game,
             time,
-            clocks: [time.start(); 2],
+            clocks: ByColor::new(time.start(), time.start()),
             analysis_budget: Budget::until_stopped(),
             last: None,
             quit: false,
@@ -408,7 +408,7 @@ impl Session {
             }
             Command::TimeSettings(control) => {
                 self.time = control;
-                self.clocks = [control.start(); 2];
+                self.clocks = ByColor::new(control.start(), control.start());
                 ok("")
             }
             Command::TimeLeft {
@@ -416,7 +416,7 @@ impl Session {
                 time,
                 stones,
             } => {
-                self.clocks[color.index()] = ClockReading {
+                self.clocks[color] = ClockReading {
                     time_left: time,
                     stones,
                 };
@@ -449,7 +449,7 @@ impl Session {
         self.game = self
             .base()
             .unwrap_or_else(|_| Game::new(self.setup.size, self.setup.ruleset));
-        self.clocks = [self.time.start(); 2];
+        self.clocks = ByColor::new(self.time.start(), self.time.start());
         self.engine.clear();
         self.last = None;
     }
@@ -528,7 +528,7 @@ impl Session {
     }
 
     fn budget(&self, color: Color) -> Budget {
-        let clock = Budget::from_clock(&self.time, &self.clocks[color.index()], &self.game);
+        let clock = Budget::from_clock(&self.time, &self.clocks[color], &self.game);
         let own = match self.options.strength {
             Strength::Level(level) => level.budget(self.game.size().area()),
             Strength::Playouts(p) => Budget::playouts(p),
@@ -550,11 +550,8 @@ impl Session {
             .engine
             .genmove_reporting(&self.game, color, budget, mode, stop, reporter)
             .map_err(|e| format!("cannot generate a move: {e}"))?;
-        if let Ok(clock) = self
-            .time
-            .charge(&self.clocks[color.index()], start.elapsed())
-        {
-            self.clocks[color.index()] = clock;
+        if let Ok(clock) = self.time.charge(&self.clocks[color], start.elapsed()) {
+            self.clocks[color] = clock;
         }
         self.last = Some(thought.analysis);
         let size = self.game.size();
