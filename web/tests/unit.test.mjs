@@ -241,6 +241,18 @@ describe('the game model', () => {
     assert.equal(m.current().board.get(2, 6), 0);
   });
 
+  it('does not give an event game\'s first move before both players have sat down (Art. 22)', () => {
+    const game = view();
+    game.state = { ...game.state, to_move: 'black', moves: 0, seated: { black: true, white: false } };
+    const m = new GameModel(game, 'black');
+    assert.deepEqual(m.awaitingPlayers(), ['white']);
+    assert.equal(m.myTurn(), false, 'black waits for white');
+    const sat = frame(4, { type: 'sit_down', color: 'white' }, 0);
+    m.apply(sat);
+    assert.deepEqual(m.awaitingPlayers(), []);
+    assert.equal(m.myTurn(), true);
+  });
+
   it('keeps the chat and a pass as a turn', () => {
     const m = new GameModel(view(), 'spectator');
     m.apply(frame(4, { type: 'chat', user: 1, name: 'a', channel: 'players', text: '你好' }, 1));
