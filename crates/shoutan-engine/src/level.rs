@@ -7,14 +7,14 @@
 //!
 //! | level | playouts per move | temperature | 9×9 rank | 19×19 rank |
 //! |------:|------------------:|------------:|---------:|-----------:|
-//! | 1     | 30                | 1.5         | 17k      |            |
-//! | 2     | 60                | 1.2         | 16k      |            |
-//! | 3     | 120               | 1.0         | 14k      |            |
-//! | 4     | 250               | 0.8         | 11k      |            |
-//! | 5     | 500               | 0.6         | 9k       |            |
-//! | 6     | 1 000             | 0.45        | 7k       |            |
-//! | 7     | 2 500             | 0.3         | 5k       |            |
-//! | 8     | 6 000             | 0.15        | 4k       |            |
+//! | 1     | 30                | 1.5         | 17k      | 19k        |
+//! | 2     | 60                | 1.2         | 16k      | 19k        |
+//! | 3     | 120               | 1.0         | 14k      | 18k        |
+//! | 4     | 250               | 0.8         | 11k      | 16k        |
+//! | 5     | 500               | 0.6         | 9k       | 13k        |
+//! | 6     | 1 000             | 0.45        | 7k       | 10k        |
+//! | 7     | 2 500             | 0.3         | 5k       | 8k         |
+//! | 8     | 6 000             | 0.15        | 4k       | 6k         |
 //! | 9     | 15 000            | 0           | 4k       |            |
 //! | 10    | the clock, at most 3 s a move on 9×9 and 6 s on 19×19 | 0 | 4k | 6k |
 //!
@@ -54,14 +54,14 @@ const fn on(size: u8, rank: Rank) -> MeasuredRank {
 
 /// What each level measured, level 1 first, smallest board first.
 const MEASURED: [&[MeasuredRank]; 10] = [
-    &[on(9, Rank::Kyu(17))],
-    &[on(9, Rank::Kyu(16))],
-    &[on(9, Rank::Kyu(14))],
-    &[on(9, Rank::Kyu(11))],
-    &[on(9, Rank::Kyu(9))],
-    &[on(9, Rank::Kyu(7))],
-    &[on(9, Rank::Kyu(5))],
-    &[on(9, Rank::Kyu(4))],
+    &[on(9, Rank::Kyu(17)), on(19, Rank::Kyu(19))],
+    &[on(9, Rank::Kyu(16)), on(19, Rank::Kyu(19))],
+    &[on(9, Rank::Kyu(14)), on(19, Rank::Kyu(18))],
+    &[on(9, Rank::Kyu(11)), on(19, Rank::Kyu(16))],
+    &[on(9, Rank::Kyu(9)), on(19, Rank::Kyu(13))],
+    &[on(9, Rank::Kyu(7)), on(19, Rank::Kyu(10))],
+    &[on(9, Rank::Kyu(5)), on(19, Rank::Kyu(8))],
+    &[on(9, Rank::Kyu(4)), on(19, Rank::Kyu(6))],
     &[on(9, Rank::Kyu(4))],
     &[on(9, Rank::Kyu(4)), on(19, Rank::Kyu(6))],
 ];
