@@ -279,7 +279,7 @@ impl Clock {
                 scheduled, seated, ..
             } if self.options().late_arrival == LateArrival::ClockRuns => Color::ALL
                 .into_iter()
-                .filter(|p| seated[p.index()].is_none())
+                .filter(|&p| seated[p].is_none())
                 .filter_map(|p| countdown(p, scheduled, Millis::ZERO))
                 .collect(),
             _ => Vec::new(),

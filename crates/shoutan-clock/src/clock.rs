@@ -3,7 +3,7 @@
 //! pause, adjournment with a sealed move, flags, the end of the game.
 
 use serde::{Deserialize, Serialize};
-use shoutan_rules::Color;
+use shoutan_rules::{ByColor, Color};
 
 use crate::late_arrival::Absence;
 use crate::player_time::PlayerTime;
@@ -31,14 +31,14 @@ pub enum Status {
     /// Set up, not started.
     NotStarted,
     /// Scheduled to start at `scheduled`; waiting for the players to sit
-    /// down (`seated`, indexed by `Color::index`).
+    /// down (`seated`).
     AwaitingPlayers {
         /// Who moves first once the game starts.
         to_move: Color,
         /// The scheduled start.
         scheduled: Instant,
         /// When each player sat down, if he has.
-        seated: [Option<Instant>; 2],
+        seated: ByColor<Option<Instant>>,
     },
     /// `player`'s time runs from `since`, after `banked` already used in
     /// this turn before a pause.
@@ -171,8 +171,8 @@ pub enum ClockError {
 pub struct Clock {
     control: TimeControl,
     options: ClockOptions,
-    times: [PlayerTime; 2],
-    lag_quota: [Millis; 2],
+    times: ByColor<PlayerTime>,
+    lag_quota: ByColor<Millis>,
     status: Status,
     last: Option<Instant>,
 }
@@ -185,8 +185,8 @@ impl Clock {
         Ok(Clock {
             control,
             options,
-            times: [PlayerTime::new(&control); 2],
-            lag_quota: [quota; 2],
+            times: ByColor::of(|_| PlayerTime::new(&control)),
+            lag_quota: ByColor::new(quota, quota),
             status: Status::NotStarted,
             last: None,
         })
@@ -228,7 +228,7 @@ impl Clock {
     /// The lag quota `player` holds (zero without lag compensation).
     #[must_use]
     pub fn lag_quota(&self, player: Color) -> Millis {
-        self.lag_quota[player.index()]
+        self.lag_quota[player]
     }
 
     /// Starts the game now: `to_move`'s time runs from `at`.
@@ -253,7 +253,7 @@ impl Clock {
         self.status = Status::AwaitingPlayers {
             to_move,
             scheduled,
-            seated: [None, None],
+            seated: ByColor::new(None, None),
         };
         Ok(())
     }
@@ -273,14 +273,14 @@ impl Clock {
             Status::Stopped { .. } | Status::Flagged { .. } => return Err(ClockError::Finished),
             _ => return Err(ClockError::NotAwaitingPlayers),
         };
-        if seated[player.index()].is_some() {
+        if seated[player].is_some() {
             return Err(ClockError::AlreadySeated(player));
         }
         if let Some(flag) = self.flag(at) {
             return Err(ClockError::Expired(flag));
         }
         let late = at - scheduled;
-        let time = self.times[player.index()];
+        let time = self.times[player];
         let arrival = if late.is_zero() {
             Arrival::OnTime
         } else if time.allowance(&self.control).is_none() {
@@ -294,16 +294,19 @@ impl Clock {
             let spent = time
                 .spend(&self.control, charged)
                 .ok_or(ClockError::Expired(Flag::TimeOut { player, at }))?;
-            self.times[player.index()] = spent.after;
+            self.times[player] = spent.after;
             Arrival::Late {
                 late,
                 charged,
                 periods_used: spent.periods_used,
             }
         };
-        seated[player.index()] = Some(at);
+        seated[player] = Some(at);
         self.status = match seated {
-            [Some(black), Some(white)] => Status::Running {
+            ByColor {
+                black: Some(black),
+                white: Some(white),
+            } => Status::Running {
                 player: to_move,
                 since: scheduled.max(black).max(white),
                 banked: Millis::ZERO,
@@ -412,7 +415,7 @@ impl Clock {
             Status::Stopped { .. } | Status::Flagged { .. } => return Err(ClockError::Finished),
         };
         if let Some((player, used)) = charge {
-            let time = &mut self.times[player.index()];
+            let time = &mut self.times[player];
             let spent = time
                 .spend(&self.control, used)
                 .ok_or(ClockError::Expired(Flag::TimeOut { player, at }))?;
@@ -461,7 +464,7 @@ impl Clock {
         let flag = self.flag(at).ok_or(ClockError::NoFlag(at))?;
         self.status = match flag {
             Flag::TimeOutPass { player, at: fell } => {
-                let time = &mut self.times[player.index()];
+                let time = &mut self.times[player];
                 *time = time.last_period(&self.control);
                 Status::Running {
                     player: player.opponent(),
@@ -493,7 +496,7 @@ impl Clock {
     /// lateness charged so far.
     #[must_use]
     pub fn reading(&self, player: Color, at: Instant) -> Reading {
-        let time = self.times[player.index()];
+        let time = self.times[player];
         let (running, elapsed) = match self.status {
             Status::Running {
                 player: p,
@@ -503,7 +506,7 @@ impl Clock {
             Status::Paused { player: p, banked } if p == player => (false, banked),
             Status::AwaitingPlayers {
                 scheduled, seated, ..
-            } if seated[player.index()].is_none() => {
+            } if seated[player].is_none() => {
                 (true, self.options.late_arrival.charge(at - scheduled))
             }
             Status::Flagged {
@@ -516,7 +519,7 @@ impl Clock {
 
     /// `player`'s time between turns (for the announcements).
     pub(crate) fn time(&self, player: Color) -> PlayerTime {
-        self.times[player.index()]
+        self.times[player]
     }
 
     /// The flag that falls next if nothing happens.
@@ -539,7 +542,7 @@ impl Clock {
             } => {
                 let expiries: Vec<_> = Color::ALL
                     .into_iter()
-                    .filter(|p| seated[p.index()].is_none())
+                    .filter(|&p| seated[p].is_none())
                     .filter_map(|p| {
                         let allowance = self.time(p).allowance(&self.control);
                         let (at, how) = self.options.late_arrival.expiry(scheduled, allowance)?;
@@ -575,22 +578,23 @@ impl Clock {
         if player != to_move {
             return Err(ClockError::NotYourTurn { player, to_move });
         }
-        let i = player.index();
         let elapsed = banked + (at - since);
         let (lag_credit, quota_after) = match self.options.lag {
             Some(policy) => {
-                let credit = policy.credit(self.lag_quota[i], lag, elapsed);
+                let credit = policy.credit(self.lag_quota[player], lag, elapsed);
                 (credit.credit, credit.quota_after)
             }
-            None => (Millis::ZERO, self.lag_quota[i]),
+            None => (Millis::ZERO, self.lag_quota[player]),
         };
         let used = elapsed - lag_credit;
-        let spent = self.times[i].spend(&self.control, used).ok_or_else(|| {
-            ClockError::Expired(self.next_flag().unwrap_or(Flag::TimeOut { player, at }))
-        })?;
+        let spent = self.times[player]
+            .spend(&self.control, used)
+            .ok_or_else(|| {
+                ClockError::Expired(self.next_flag().unwrap_or(Flag::TimeOut { player, at }))
+            })?;
         let done = spent.after.finish_move(&self.control);
-        self.times[i] = done.after;
-        self.lag_quota[i] = quota_after;
+        self.times[player] = done.after;
+        self.lag_quota[player] = quota_after;
         self.last = Some(at);
         Ok(Played {
             player,
@@ -654,8 +658,8 @@ fn check_options(control: &TimeControl, options: &ClockOptions) -> Result<(), Cl
 struct ClockRecord {
     control: TimeControl,
     options: ClockOptions,
-    times: [PlayerTime; 2],
-    lag_quota: [Millis; 2],
+    times: ByColor<PlayerTime>,
+    lag_quota: ByColor<Millis>,
     status: Status,
     last: Option<Instant>,
 }
@@ -664,7 +668,7 @@ impl TryFrom<ClockRecord> for Clock {
     type Error = ClockError;
     fn try_from(r: ClockRecord) -> Result<Clock, ClockError> {
         check_options(&r.control, &r.options)?;
-        if !r.times.iter().all(|t| t.is_valid_for(&r.control)) {
+        if !r.times.all(|t| t.is_valid_for(&r.control)) {
             return Err(ClockError::Inconsistent(
                 "a player's time does not fit the time control",
             ));
@@ -676,7 +680,7 @@ impl TryFrom<ClockRecord> for Clock {
             _ => None,
         };
         if let Some((player, banked)) = banked
-            && r.times[player.index()]
+            && r.times[player]
                 .allowance(&r.control)
                 .is_some_and(|allowance| banked >= allowance)
         {

@@ -153,7 +153,7 @@ fn a_stored_clock_that_cannot_be_is_refused() {
     );
     // More periods than the time control gives.
     let mut bad = stored;
-    bad["times"][1]["periods"] = serde_json::json!(4);
+    bad["times"]["white"]["periods"] = serde_json::json!(4);
     let err = serde_json::from_value::<Clock>(bad).unwrap_err();
     assert!(
         err.to_string().contains("does not fit the time control"),

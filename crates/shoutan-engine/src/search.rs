@@ -57,7 +57,8 @@ impl Root {
         } else {
             shoutan_rules::Score::ZERO
         };
-        let warnings = 4 * (i32::from(settings.warnings[0]) - i32::from(settings.warnings[1]));
+        let warnings =
+            4 * (i32::from(settings.warnings.black) - i32::from(settings.warnings.white));
         Root {
             board,
             color,

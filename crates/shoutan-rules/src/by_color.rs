@@ -50,6 +50,11 @@ impl<T> ByColor<T> {
     pub fn all(&self, mut f: impl FnMut(&T) -> bool) -> bool {
         f(&self.black) && f(&self.white)
     }
+
+    /// Whether `f` holds for either value.
+    pub fn any(&self, mut f: impl FnMut(&T) -> bool) -> bool {
+        f(&self.black) || f(&self.white)
+    }
 }
 
 impl<T> Index<Color> for ByColor<T> {

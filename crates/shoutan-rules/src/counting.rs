@@ -11,8 +11,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::board::CellSet;
 use crate::{
-    Board, BoardSize, Color, Counting, GameResult, HandicapCompensation, Point, PointIndex,
-    PointSet, Ruleset, Score, ScoreUnit,
+    Board, BoardSize, ByColor, Color, Counting, GameResult, HandicapCompensation, Point,
+    PointIndex, PointSet, Ruleset, Score, ScoreUnit,
 };
 
 /// What a point counts for.
@@ -39,10 +39,10 @@ pub struct CountSettings {
     pub komi: Score,
     /// Handicap stones black received.
     pub handicap: u8,
-    /// Prisoners taken during play, black's then white's.
-    pub prisoners: [u32; 2],
-    /// Warnings received, black's then white's (Art. 24: each costs 1 子).
-    pub warnings: [u8; 2],
+    /// Prisoners taken during play.
+    pub prisoners: ByColor<u32>,
+    /// Warnings received (Art. 24: each costs 1 子).
+    pub warnings: ByColor<u8>,
 }
 
 /// One side's part of a count.
@@ -80,7 +80,7 @@ impl Tally {
 /// A counted position.
 ///
 /// ```
-/// use shoutan_rules::{count, Board, Color, CountSettings, PointSet, Ruleset};
+/// use shoutan_rules::{count, Board, ByColor, Color, CountSettings, PointSet, Ruleset};
 /// // A 5×5 game: black owns two columns and a half, white the rest.
 /// let board: Board = "
 ///     . X O . .
@@ -92,8 +92,8 @@ impl Tally {
 ///     ruleset: Ruleset::CHINESE,
 ///     komi: "0.5".parse().unwrap(),
 ///     handicap: 0,
-///     prisoners: [0, 0],
-///     warnings: [0, 0],
+///     prisoners: ByColor::new(0, 0),
+///     warnings: ByColor::new(0, 0),
 /// };
 /// let c = count(&board, &PointSet::new(board.size()), &settings);
 /// assert_eq!(c.black.count.to_string(), "10");
@@ -182,7 +182,7 @@ pub fn count(board: &Board, dead: &PointSet, settings: &CountSettings) -> Count 
         PointSet::new(size)
     };
 
-    let mut tallies = [Tally::default(), Tally::default()];
+    let mut tallies = ByColor::<Tally>::default();
     for p in size.points() {
         if let Some(c) = alive(p) {
             owners[size.offset(p)] = if c == Color::Black {
@@ -190,15 +190,21 @@ pub fn count(board: &Board, dead: &PointSet, settings: &CountSettings) -> Count 
             } else {
                 Owner::White
             };
-            tallies[c.index()].stones += 1;
+            tallies[c].stones += 1;
         } else if let Some(c) = board.get(p) {
-            tallies[c.opponent().index()].prisoners += 1;
+            tallies[c.opponent()].prisoners += 1;
         }
     }
     for region in &regions {
         let owner = match region.borders {
-            [true, false] => Some(Color::Black),
-            [false, true] => Some(Color::White),
+            ByColor {
+                black: true,
+                white: false,
+            } => Some(Color::Black),
+            ByColor {
+                black: false,
+                white: true,
+            } => Some(Color::White),
             _ => None,
         };
         let in_seki = region.points.iter().any(|&q| seki.contains(q));
@@ -213,11 +219,11 @@ pub fn count(board: &Board, dead: &PointSet, settings: &CountSettings) -> Count 
             };
         }
         match (owners[size.offset(region.points[0])], owner) {
-            (Owner::Black, _) => tallies[0].territory += region.points.len() as u32,
-            (Owner::White, _) => tallies[1].territory += region.points.len() as u32,
+            (Owner::Black, _) => tallies.black.territory += region.points.len() as u32,
+            (Owner::White, _) => tallies.white.territory += region.points.len() as u32,
             (Owner::Shared, _) => {
-                tallies[0].shared += region.points.len() as u32;
-                tallies[1].shared += region.points.len() as u32;
+                tallies.black.shared += region.points.len() as u32;
+                tallies.white.shared += region.points.len() as u32;
             }
             (Owner::Neutral, _) => {}
         }
@@ -226,10 +232,10 @@ pub fn count(board: &Board, dead: &PointSet, settings: &CountSettings) -> Count 
     let groups = count_groups(size, &owners, alive);
     let rules = &settings.ruleset;
     for c in Color::ALL {
-        let t = &mut tallies[c.index()];
-        t.prisoners += settings.prisoners[c.index()];
-        t.groups = groups[c.index()];
-        t.warnings = settings.warnings[c.index()];
+        let t = &mut tallies[c];
+        t.prisoners += settings.prisoners[c];
+        t.groups = groups[c];
+        t.warnings = settings.warnings[c];
         t.count = match counting {
             Counting::Area => {
                 Score::from_half_points((2 * (t.stones + t.territory) + t.shared) as i32)
@@ -240,7 +246,7 @@ pub fn count(board: &Board, dead: &PointSet, settings: &CountSettings) -> Count 
         t.tax = rules.group_tax * t.groups as i32;
         t.penalty = Score::from_zi(1) * i32::from(t.warnings);
     }
-    let [black, white] = tallies;
+    let ByColor { black, white } = tallies;
     let compensation = if settings.handicap >= 2 {
         rules.handicap_compensation.for_stones(settings.handicap)
     } else {
@@ -279,7 +285,7 @@ fn regions(board: &Board, dead: &PointSet) -> Vec<Region> {
             region.points.push(q);
             for n in q.neighbors(size) {
                 match alive(n) {
-                    Some(c) => region.borders[c.index()] = true,
+                    Some(c) => region.borders[c] = true,
                     None => {
                         if seen.insert(n) {
                             stack.push(n);
@@ -296,8 +302,8 @@ fn regions(board: &Board, dead: &PointSet) -> Vec<Region> {
 #[derive(Default)]
 struct Region {
     points: Vec<Point>,
-    /// Whether living black / white stones touch the region.
-    borders: [bool; 2],
+    /// Whether living stones of each colour touch the region.
+    borders: ByColor<bool>,
 }
 
 /// Seki points of `board` with `dead` taken off: empty points of shared
@@ -315,7 +321,7 @@ fn seki_in(board: &Board, dead: &PointSet, regions: &[Region]) -> PointSet {
     if clean.set_stones(dead.iter().map(|p| (p, None))).is_err() {
         return seki;
     }
-    for region in regions.iter().filter(|r| r.borders == [true, true]) {
+    for region in regions.iter().filter(|r| r.borders.all(|&b| b)) {
         for &p in &region.points {
             let i = clean.index(p);
             let touching: Vec<Color> = Color::ALL
@@ -340,7 +346,7 @@ fn seki_in(board: &Board, dead: &PointSet, regions: &[Region]) -> PointSet {
             }
         }
     }
-    for region in regions.iter().filter(|r| r.borders != [true, true]) {
+    for region in regions.iter().filter(|r| !r.borders.all(|&b| b)) {
         let touches = region.points.iter().any(|&q| {
             q.neighbors(size).any(|n| {
                 let i = clean.index(n);
@@ -384,15 +390,15 @@ fn count_groups(
     size: crate::BoardSize,
     owners: &[Owner],
     alive: impl Fn(Point) -> Option<Color>,
-) -> [u32; 2] {
+) -> ByColor<u32> {
     let mut seen = vec![false; size.area()];
-    let mut groups = [0, 0];
+    let mut groups = ByColor::new(0, 0);
     for p in size.points() {
         let Some(c) = alive(p) else { continue };
         if seen[size.offset(p)] {
             continue;
         }
-        groups[c.index()] += 1;
+        groups[c] += 1;
         let mine = if c == Color::Black {
             Owner::Black
         } else {

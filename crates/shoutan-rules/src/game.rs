@@ -12,8 +12,8 @@ use crate::board::BoardError;
 use crate::handicap::{HandicapError, fixed_handicap};
 use crate::zobrist::situation;
 use crate::{
-    Board, BoardSize, Color, Count, CountSettings, CycleOutcome, GameResult, Point, PointIndex,
-    PointSet, Repetition, Ruleset, Score, WinBy, count,
+    Board, BoardSize, ByColor, Color, Count, CountSettings, CycleOutcome, GameResult, Point,
+    PointIndex, PointSet, Repetition, Ruleset, Score, WinBy, count,
 };
 
 /// A turn: a stone on a point, or a pass (虚着).
@@ -326,10 +326,10 @@ pub struct Game {
     turns: Vec<Turn>,
     seen: PositionMap,
     passes: u8,
-    warnings: [u8; 2],
+    warnings: ByColor<u8>,
     result: Option<GameResult>,
     dead: PointSet,
-    accepted: [bool; 2],
+    accepted: ByColor<bool>,
 }
 
 impl Game {
@@ -368,10 +368,10 @@ impl Game {
             turns: Vec::with_capacity(size.area()),
             seen: PositionMap::with_capacity_and_hasher(2 * size.area(), Default::default()),
             passes: 0,
-            warnings: [0, 0],
+            warnings: ByColor::new(0, 0),
             result: None,
             dead: PointSet::new(size),
-            accepted: [false, false],
+            accepted: ByColor::new(false, false),
         };
         if phase == Phase::Play {
             game.record_position();
@@ -457,9 +457,9 @@ impl Game {
         self.result
     }
 
-    /// Warnings received, black's then white's.
+    /// Warnings received.
     #[must_use]
-    pub fn warnings(&self) -> [u8; 2] {
+    pub fn warnings(&self) -> ByColor<u8> {
         self.warnings
     }
 
@@ -474,12 +474,12 @@ impl Game {
     /// otherwise. Kept so that a finished game can show how it was counted.
     #[must_use]
     pub fn agreed_dead(&self) -> Option<&PointSet> {
-        (self.phase == Phase::Finished && self.accepted == [true, true]).then_some(&self.dead)
+        (self.phase == Phase::Finished && self.accepted.all(|&a| a)).then_some(&self.dead)
     }
 
-    /// Who has accepted the current marking, black then white.
+    /// Who has accepted the current marking.
     #[must_use]
-    pub fn accepted(&self) -> [bool; 2] {
+    pub fn accepted(&self) -> ByColor<bool> {
         self.accepted
     }
 
@@ -652,7 +652,7 @@ impl Game {
     fn enter_counting_phase(&mut self) {
         self.phase = Phase::Counting;
         self.dead = PointSet::new(self.size());
-        self.accepted = [false, false];
+        self.accepted = ByColor::new(false, false);
     }
 
     /// Sets who is to move without a turn (a record's `PL`, or replaying a
@@ -747,7 +747,7 @@ impl Game {
             self.enter_counting_phase();
         }
         self.dead = PointSet::new(self.size());
-        self.accepted = [false, false];
+        self.accepted = ByColor::new(false, false);
     }
 
     /// The game as it stood after its first `turns` turns (0: the start),
@@ -839,7 +839,7 @@ impl Game {
                 self.dead.remove(q);
             }
         }
-        self.accepted = [false, false];
+        self.accepted = ByColor::new(false, false);
         Ok(group)
     }
 
@@ -856,7 +856,7 @@ impl Game {
             return Err(GameError::NoStone(self.gtp(p)));
         }
         self.dead = dead;
-        self.accepted = [false, false];
+        self.accepted = ByColor::new(false, false);
         Ok(())
     }
 
@@ -864,8 +864,8 @@ impl Game {
     /// with the count's result (Art. 21.3: it is not resumed afterwards).
     pub fn accept(&mut self, color: Color) -> Result<Option<GameResult>, GameError> {
         self.require(&[Phase::Counting], "accepting the count")?;
-        self.accepted[color.index()] = true;
-        if self.accepted == [true, true] {
+        self.accepted[color] = true;
+        if self.accepted.all(|&a| a) {
             let result = self.count().result();
             self.finish(result);
             return Ok(Some(result));
@@ -880,7 +880,7 @@ impl Game {
         self.phase = Phase::Play;
         self.passes = 0;
         self.dead = PointSet::new(self.size());
-        self.accepted = [false, false];
+        self.accepted = ByColor::new(false, false);
         if claimant != self.to_move {
             self.to_move = claimant;
             self.board.clear_ko();
@@ -902,10 +902,7 @@ impl Game {
             ruleset: self.ruleset,
             komi: self.komi,
             handicap: self.handicap,
-            prisoners: [
-                self.board.captures(Color::Black),
-                self.board.captures(Color::White),
-            ],
+            prisoners: ByColor::of(|c| self.board.captures(c)),
             warnings: self.warnings,
         }
     }
@@ -968,8 +965,8 @@ impl Game {
     /// second in a game loses it. Returns the result if it ended the game.
     pub fn warn(&mut self, color: Color) -> Result<Option<GameResult>, GameError> {
         self.not_over("a warning")?;
-        self.warnings[color.index()] += 1;
-        if self.warnings[color.index()] >= 2 {
+        self.warnings[color] += 1;
+        if self.warnings[color] >= 2 {
             let result = GameResult::Win {
                 winner: color.opponent(),
                 by: WinBy::Ruling,

@@ -3,8 +3,8 @@
 #![allow(clippy::unwrap_used)] // test code: a failed setup is a failed test
 
 use shoutan_rules::{
-    Board, BoardSize, Color, Count, CountSettings, Counting, GameResult, Owner, Point, PointSet,
-    Ruleset, Score, WinBy, count,
+    Board, BoardSize, ByColor, Color, Count, CountSettings, Counting, GameResult, Owner, Point,
+    PointSet, Ruleset, Score, WinBy, count,
 };
 
 fn settings(ruleset: Ruleset, komi: Score, handicap: u8) -> CountSettings {
@@ -12,8 +12,8 @@ fn settings(ruleset: Ruleset, komi: Score, handicap: u8) -> CountSettings {
         ruleset,
         komi,
         handicap,
-        prisoners: [0, 0],
-        warnings: [0, 0],
+        prisoners: ByColor::new(0, 0),
+        warnings: ByColor::new(0, 0),
     }
 }
 
@@ -243,7 +243,7 @@ fn territory_counting_counts_prisoners_and_dead_stones() {
     let mut dead = PointSet::new(board.size());
     dead.insert(Point::new(0, 2));
     let s = CountSettings {
-        prisoners: [2, 3],
+        prisoners: ByColor::new(2, 3),
         ..settings(Ruleset::JAPANESE, Score::ZERO, 0)
     };
     let c = count(&board, &dead, &s);

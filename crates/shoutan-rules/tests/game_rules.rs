@@ -7,8 +7,8 @@
 #![allow(clippy::unwrap_used)] // test code: a failed setup is a failed test
 
 use shoutan_rules::{
-    Board, BoardSize, Color, CycleOutcome, Game, GameError, GameResult, Handicap, Move, Phase,
-    Point, Repetition, Ruleset, Score, WinBy,
+    Board, BoardSize, ByColor, Color, CycleOutcome, Game, GameError, GameResult, Handicap, Move,
+    Phase, Point, Repetition, Ruleset, Score, WinBy,
 };
 
 fn setup(diagram: &str, to_move: Color, ruleset: Ruleset) -> Game {
@@ -346,10 +346,10 @@ fn art_21_two_passes_counting_marking_and_agreement() {
     let a3 = at(&game, "A3");
     assert_eq!(game.toggle_dead(a3).unwrap(), vec![a3]);
     assert_eq!(game.accept(Color::Black).unwrap(), None);
-    assert_eq!(game.accepted(), [true, false]);
+    assert_eq!(game.accepted(), ByColor::new(true, false));
     // Any change of the marking withdraws the acceptances.
     game.toggle_dead(a3).unwrap();
-    assert_eq!(game.accepted(), [false, false]);
+    assert_eq!(game.accepted(), ByColor::new(false, false));
     game.toggle_dead(a3).unwrap();
     assert!(matches!(
         game.toggle_dead(at(&game, "D3")),

@@ -30,8 +30,8 @@
 #![allow(clippy::unwrap_used)] // test code: a failed setup is a failed test
 
 use shoutan_rules::{
-    Board, BoardSize, Color, CountSettings, Game, Owner, Point, PointSet, Ruleset, Score, Suicide,
-    count,
+    Board, BoardSize, ByColor, Color, CountSettings, Game, Owner, Point, PointSet, Ruleset, Score,
+    Suicide, count,
 };
 
 /// Black's group A3-B3-B2…E2-D1 has a big eye A2 + A1-B1-C1 with three
@@ -100,8 +100,8 @@ fn settings(ruleset: Ruleset) -> CountSettings {
         ruleset,
         komi: Score::ZERO,
         handicap: 0,
-        prisoners: [0, 0],
-        warnings: [0, 0],
+        prisoners: ByColor::new(0, 0),
+        warnings: ByColor::new(0, 0),
     }
 }
 

@@ -16,7 +16,7 @@ use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use shoutan_engine::{ClockReading, TimeControl};
 use shoutan_rules::{
-    BoardSize, Color, Game, GameResult, Move, Point, PointSet, Ruleset, Score, WinBy,
+    BoardSize, ByColor, Color, Game, GameResult, Move, Point, PointSet, Ruleset, Score, WinBy,
 };
 use shoutan_sgf::GameInfo;
 
@@ -269,12 +269,13 @@ pub struct Played {
     /// How it ended, in words (for the SGF comment and the log).
     pub reason: String,
     /// Whether an engine died or broke the protocol (restart it).
-    pub broken: [bool; 2],
+    pub broken: ByColor<bool>,
 }
 
-/// Plays one game; `players[0]` is black. Never fails: whatever goes wrong
-/// is part of the result (a loss with its reason, or no result).
-pub fn play_game(players: [&mut dyn Player; 2], settings: &MatchSettings) -> Played {
+/// Plays one game between `players`, each on his colour. Never fails:
+/// whatever goes wrong is part of the result (a loss with its reason, or no
+/// result).
+pub fn play_game(players: ByColor<&mut dyn Player>, settings: &MatchSettings) -> Played {
     let mut referee = Referee::new(players, settings);
     referee.run();
     Played {
@@ -285,17 +286,17 @@ pub fn play_game(players: [&mut dyn Player; 2], settings: &MatchSettings) -> Pla
 }
 
 struct Referee<'a> {
-    players: [&'a mut dyn Player; 2],
+    players: ByColor<&'a mut dyn Player>,
     settings: MatchSettings,
     game: Game,
-    clocks: [ClockReading; 2],
-    cleanup: [bool; 2],
+    clocks: ByColor<ClockReading>,
+    cleanup: ByColor<bool>,
     reason: String,
-    broken: [bool; 2],
+    broken: ByColor<bool>,
 }
 
 impl<'a> Referee<'a> {
-    fn new(players: [&'a mut dyn Player; 2], settings: &MatchSettings) -> Self {
+    fn new(players: ByColor<&'a mut dyn Player>, settings: &MatchSettings) -> Self {
         let game = Game::builder(settings.size)
             .ruleset(settings.rules)
             .komi(settings.komi)
@@ -305,10 +306,10 @@ impl<'a> Referee<'a> {
             players,
             settings: *settings,
             game,
-            clocks: [settings.time.start(); 2],
-            cleanup: [false, false],
+            clocks: ByColor::of(|_| settings.time.start()),
+            cleanup: ByColor::default(),
             reason: String::new(),
-            broken: [false, false],
+            broken: ByColor::default(),
         }
     }
 
@@ -322,11 +323,11 @@ impl<'a> Referee<'a> {
     fn setup(&mut self) -> Result<(), (Color, PlayerError)> {
         let s = self.settings;
         for c in Color::ALL {
-            let p = &mut *self.players[c.index()];
+            let p = &mut *self.players[c];
             let cleanup = p.knows("kgs-genmove_cleanup");
             let kgs_rules = p.knows("kgs-rules");
             let kgs_time = p.knows("kgs-time_settings");
-            self.cleanup[c.index()] = cleanup;
+            self.cleanup[c] = cleanup;
             let mut commands = vec![
                 format!("boardsize {}", s.size.get()),
                 "clear_board".to_owned(),
@@ -347,7 +348,7 @@ impl<'a> Referee<'a> {
 
     fn run(&mut self) {
         if let Err((c, e)) = self.setup() {
-            self.broken[c.index()] = true;
+            self.broken[c] = true;
             let r = self.game.forfeit(c);
             self.end(r, format!("{c} could not be set up: {e}"));
             return;
@@ -382,9 +383,9 @@ impl<'a> Referee<'a> {
             };
             let other = color.opponent();
             if let Err(e) =
-                self.players[other.index()].send(&format!("play {} {text}", color.letter()), None)
+                self.players[other].send(&format!("play {} {text}", color.letter()), None)
             {
-                self.broken[other.index()] = matches!(e, PlayerError::Died(_));
+                self.broken[other] = matches!(e, PlayerError::Died(_));
                 let r = self.game.declare(GameResult::NoResult);
                 self.end(
                     r,
@@ -403,9 +404,8 @@ impl<'a> Referee<'a> {
     /// after cleanup); otherwise resume in cleanup. True when the game ended.
     fn count(&mut self, cleanup_phase: &mut bool) -> bool {
         let size = self.settings.size;
-        let mut claims = Vec::new();
-        for c in Color::ALL {
-            let answer = self.players[c.index()]
+        let claims = ByColor::of(|c| {
+            let answer = self.players[c]
                 .send("final_status_list dead", None)
                 .unwrap_or_default();
             let mut dead = PointSet::new(size);
@@ -416,13 +416,13 @@ impl<'a> Referee<'a> {
                     dead.insert(p);
                 }
             }
-            claims.push(dead);
-        }
-        let agreed = claims[0] == claims[1];
+            dead
+        });
+        let agreed = claims.black == claims.white;
         if !agreed && !*cleanup_phase {
             // Art. 21.4: play resumes; the claimant of more dead stones moves first.
             *cleanup_phase = true;
-            let claimant = if claims[1].len() > claims[0].len() {
+            let claimant = if claims.white.len() > claims.black.len() {
                 Color::White
             } else {
                 Color::Black
@@ -432,7 +432,7 @@ impl<'a> Referee<'a> {
             }
         }
         let (dead, how) = if agreed {
-            (claims[0].clone(), "both engines agreed on the dead stones")
+            (claims.black, "both engines agreed on the dead stones")
         } else {
             (
                 PointSet::new(size),
@@ -456,11 +456,10 @@ impl<'a> Referee<'a> {
 
     /// Asks `color` for a move; `None` when the game ended instead.
     fn ask_move(&mut self, color: Color, cleanup_phase: bool) -> Option<Move> {
-        let i = color.index();
         let timed = self.settings.time != TimeControl::None;
         if timed {
-            let clock = self.clocks[i];
-            let _ = self.players[i].send(
+            let clock = self.clocks[color];
+            let _ = self.players[color].send(
                 &format!(
                     "time_left {} {} {}",
                     color.letter(),
@@ -470,7 +469,7 @@ impl<'a> Referee<'a> {
                 None,
             );
         }
-        let command = if cleanup_phase && self.cleanup[i] {
+        let command = if cleanup_phase && self.cleanup[color] {
             "kgs-genmove_cleanup"
         } else {
             "genmove"
@@ -478,7 +477,7 @@ impl<'a> Referee<'a> {
         let start = Instant::now();
         let deadline = timed
             .then(|| start + self.max_think(color) + self.settings.lag + Duration::from_secs(1));
-        let answer = self.players[i].send(&format!("{command} {}", color.letter()), deadline);
+        let answer = self.players[color].send(&format!("{command} {}", color.letter()), deadline);
         let used = start.elapsed().saturating_sub(self.settings.lag);
         let answer = match answer {
             Ok(a) => a,
@@ -488,15 +487,15 @@ impl<'a> Referee<'a> {
                 return None;
             }
             Err(e) => {
-                self.broken[i] = matches!(e, PlayerError::Died(_));
+                self.broken[color] = matches!(e, PlayerError::Died(_));
                 let r = self.game.forfeit(color);
                 self.end(r, format!("{color} gave no move: {e}"));
                 return None;
             }
         };
         if timed {
-            match self.settings.time.charge(&self.clocks[i], used) {
-                Ok(c) => self.clocks[i] = c,
+            match self.settings.time.charge(&self.clocks[color], used) {
+                Ok(c) => self.clocks[color] = c,
                 Err(_) => {
                     let r = self.game.time_out(color);
                     self.end(r, format!("{color} ran out of time"));
@@ -528,7 +527,7 @@ impl<'a> Referee<'a> {
 
     /// The most the clock allows for the current move.
     fn max_think(&self, color: Color) -> Duration {
-        let clock = self.clocks[color.index()];
+        let clock = self.clocks[color];
         match self.settings.time {
             TimeControl::None => NO_CLOCK_LIMIT,
             TimeControl::Absolute { .. } => clock.time_left,
@@ -596,10 +595,10 @@ pub fn wilson(successes: f64, n: f64) -> (f64, f64) {
 }
 
 /// Writes a game as SGF with the players' names and the reason in `GC`.
-pub fn write_sgf(path: &Path, played: &Played, names: [&str; 2]) -> anyhow::Result<()> {
+pub fn write_sgf(path: &Path, played: &Played, names: ByColor<&str>) -> anyhow::Result<()> {
     let mut info = GameInfo::new(played.game.size());
-    info.black.name = Some(names[0].to_owned());
-    info.white.name = Some(names[1].to_owned());
+    info.black.name = Some(names.black.to_owned());
+    info.white.name = Some(names.white.to_owned());
     info.comment = Some(played.reason.clone());
     let text = shoutan_sgf::record(&played.game, &info).to_sgf();
     std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
@@ -690,9 +689,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     for g in 0..args.games {
         // Game 1: the first engine has black; then colours alternate.
         let first_is_black = g % 2 == 0;
-        let (b, w) = if first_is_black { (0, 1) } else { (1, 0) };
+        // Which engine (0: the first, 1: the second) plays each colour.
+        let seat = if first_is_black {
+            ByColor::new(0, 1)
+        } else {
+            ByColor::new(1, 0)
+        };
         let [e0, e1] = &mut engines;
-        let players: [&mut dyn Player; 2] = if first_is_black { [e0, e1] } else { [e1, e0] };
+        let players = if first_is_black {
+            ByColor::<&mut dyn Player>::new(e0, e1)
+        } else {
+            ByColor::<&mut dyn Player>::new(e1, e0)
+        };
         let played = play_game(players, &settings);
         let result = played.game.result();
         let first_color = if first_is_black {
@@ -702,17 +710,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         };
         tally.add(result, first_color);
         let path = args.sgf_dir.join(format!("game-{:03}.sgf", g + 1));
-        write_sgf(&path, &played, [&names[b], &names[w]])?;
+        write_sgf(&path, &played, seat.map(|k| names[k].as_str()))?;
         bar.println(format!(
             "game {}: {} (B) vs {} (W): {} — {}",
             g + 1,
-            names[b],
-            names[w],
+            names[seat.black],
+            names[seat.white],
             result.map_or("?".into(), |r| r.international()),
             played.reason
         ));
-        for (k, broke) in [(b, played.broken[0]), (w, played.broken[1])] {
-            if broke {
+        for c in Color::ALL {
+            if played.broken[c] {
+                let k = seat[c];
                 engines[k] = GtpProcess::spawn(commands[k], &logs[k])?;
             }
         }

@@ -268,7 +268,7 @@ impl ComputerPlayer {
 
     async fn count(&mut self, state: &LiveState) -> Option<ClientMessage> {
         let game = &state.game;
-        if game.accepted()[self.color.index()] {
+        if game.accepted()[self.color] {
             return None;
         }
         let turns = game.turns().len();

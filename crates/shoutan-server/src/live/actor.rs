@@ -802,7 +802,7 @@ impl Actor {
             !state.is_over()
                 && matches!(
                     state.clock.status(),
-                    Status::AwaitingPlayers { seated, .. } if seated[color.index()].is_none()
+                    Status::AwaitingPlayers { seated, .. } if seated[color].is_none()
                 )
         };
         if !waiting(&self.state) {

@@ -125,13 +125,10 @@ impl LiveState {
     pub fn state_view(&self) -> StateView {
         let phase = self.game.phase();
         let size = self.game.size();
-        let counting = (phase == Phase::Counting).then(|| {
-            let accepted = self.game.accepted();
-            CountingView {
-                dead: points(size, self.game.dead_stones().iter()),
-                accepted: ByColor::of(|c| accepted[c.index()]),
-                result: self.game.count().result().into(),
-            }
+        let counting = (phase == Phase::Counting).then(|| CountingView {
+            dead: points(size, self.game.dead_stones().iter()),
+            accepted: self.game.accepted(),
+            result: self.game.count().result().into(),
         });
         StateView {
             status: self.status(),
@@ -150,11 +147,11 @@ impl LiveState {
                 .game
                 .agreed_dead()
                 .map(|dead| points(size, dead.iter())),
-            warnings: ByColor::of(|c| self.game.warnings()[c.index()]),
+            warnings: self.game.warnings(),
             player_to_move: self.partner_to_move().map(|s| s.id),
             seated: match self.clock.status() {
                 Status::AwaitingPlayers { seated, .. } if !self.is_over() => {
-                    Some(ByColor::of(|c| seated[c.index()].is_some()))
+                    Some(seated.map(|s| s.is_some()))
                 }
                 _ => None,
             },

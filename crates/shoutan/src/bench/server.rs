@@ -29,7 +29,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, anyhow, bail};
 use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
-use shoutan_rules::{BoardSize, Color, Game, Point, Ruleset};
+use shoutan_rules::{BoardSize, ByColor, Color, Game, Point, Ruleset};
 use tokio::net::{TcpSocket, TcpStream};
 use tokio_tungstenite::WebSocketStream;
 use tokio_tungstenite::tungstenite::Message;
@@ -524,8 +524,8 @@ pub(super) async fn play_one(
         Color::Black => &mut game.black,
         Color::White => &mut game.white,
     };
-    game.ids[color.index()] += 1;
-    let id = game.ids[color.index()];
+    game.ids[color] += 1;
+    let id = game.ids[color];
     let command = match point {
         Some(p) => format!(
             r#"{{"type":"move","id":{id},"point":"{}"}}"#,
@@ -728,7 +728,7 @@ pub(super) struct OpenGame {
     pub(super) black: Socket,
     pub(super) white: Socket,
     /// The last command id each side sent.
-    ids: [u64; 2],
+    ids: ByColor<u64>,
     /// The game as played so far, when moves were played in setting up.
     mirror: Option<Game>,
 }
@@ -772,7 +772,7 @@ pub(super) async fn open_game(
         size,
         black: connect(base, id, Some(black), socket_from[0]).await?,
         white: connect(&bases[1], id, Some(white), socket_from[1]).await?,
-        ids: [0, 0],
+        ids: ByColor::new(0, 0),
         mirror: None,
     })
 }

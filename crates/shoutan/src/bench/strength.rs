@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use shoutan_engine::EngineConfig;
 use shoutan_engine::gtp::{Session, SessionOptions, Strength};
-use shoutan_rules::{BoardSize, Color, Ruleset, Score};
+use shoutan_rules::{BoardSize, ByColor, Color, Ruleset, Score};
 
 use crate::engine_match::{
     GtpProcess, MatchSettings, Player, PlayerError, Tally, play_game, write_sgf,
@@ -131,18 +131,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         } else {
             Color::White
         };
-        let players: [&mut dyn Player; 2] = if ours_black {
-            [&mut ours, &mut gnugo]
+        let players = if ours_black {
+            ByColor::<&mut dyn Player>::new(&mut ours, &mut gnugo)
         } else {
-            [&mut gnugo, &mut ours]
+            ByColor::<&mut dyn Player>::new(&mut gnugo, &mut ours)
         };
         let played = play_game(players, &settings);
         tally.add(played.game.result(), ours_color);
         if let Some(dir) = &args.sgf_dir {
             let names = if ours_black {
-                ["shoutan", gnugo_name.as_str()]
+                ByColor::new("shoutan", gnugo_name.as_str())
             } else {
-                [gnugo_name.as_str(), "shoutan"]
+                ByColor::new(gnugo_name.as_str(), "shoutan")
             };
             write_sgf(&dir.join(format!("game-{:03}.sgf", g + 1)), &played, names)?;
         }
@@ -159,7 +159,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             tally.summary(),
             median(&ours.rates)
         );
-        if played.broken.iter().any(|&b| b) {
+        if played.broken.any(|&b| b) {
             gnugo = GtpProcess::spawn(&gnugo_command, &log)?;
         }
     }
