@@ -15,7 +15,7 @@
 //! | 6     | 1 000             | 0.45        | 7k       | 10k        |
 //! | 7     | 2 500             | 0.3         | 5k       | 8k         |
 //! | 8     | 6 000             | 0.15        | 4k       | 6k         |
-//! | 9     | 15 000            | 0           | 4k       |            |
+//! | 9     | 15 000            | 0           | 4k       | 6k         |
 //! | 10    | the clock, at most 3 s a move on 9×9 and 6 s on 19×19 | 0 | 4k | 6k |
 //!
 //! The ranks are measured ([`Level::measured_ranks`]): fitted by `shoutan
@@ -25,6 +25,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
+use serde::Serialize;
 use shoutan_rules::Rank;
 
 use crate::Budget;
@@ -40,11 +41,12 @@ pub struct LevelError(pub String);
 
 /// The strength of a level on one board size, as measured: the KGS rank of
 /// the player it plays like (the README's "Levels" says how it was found).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Serialised as `{"size": 19, "rank": "6k"}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct MeasuredRank {
     /// The side of the board it was measured on.
     pub size: u8,
-    /// The rank.
+    /// The rank: `12k`, `1d`.
     pub rank: Rank,
 }
 
@@ -62,7 +64,7 @@ const MEASURED: [&[MeasuredRank]; 10] = [
     &[on(9, Rank::Kyu(7)), on(19, Rank::Kyu(10))],
     &[on(9, Rank::Kyu(5)), on(19, Rank::Kyu(8))],
     &[on(9, Rank::Kyu(4)), on(19, Rank::Kyu(6))],
-    &[on(9, Rank::Kyu(4))],
+    &[on(9, Rank::Kyu(4)), on(19, Rank::Kyu(6))],
     &[on(9, Rank::Kyu(4)), on(19, Rank::Kyu(6))],
 ];
 
@@ -131,7 +133,7 @@ impl Level {
     pub fn budget(self, area: usize) -> Budget {
         Budget {
             playouts: self.playouts(),
-            time: Some(self.max_time(area)),
+            time: Some(Level::max_time(area)),
         }
     }
 
@@ -142,7 +144,7 @@ impl Level {
     /// machine from stretching a move; were it shorter, levels 8 and 9
     /// would be cut to the same number of playouts and play alike.
     #[must_use]
-    pub fn max_time(self, area: usize) -> Duration {
+    pub fn max_time(area: usize) -> Duration {
         Duration::from_secs_f64(3.0 + 3.0 * (area.saturating_sub(81) as f64 / 280.0).min(1.0))
     }
 }
@@ -184,13 +186,12 @@ mod tests {
 
     #[test]
     fn full_strength_answers_within_three_seconds_on_9x9_and_six_on_19x19() {
-        assert_eq!(Level::FULL.max_time(81), Duration::from_secs(3));
+        assert_eq!(Level::max_time(81), Duration::from_secs(3));
         assert_eq!(
-            Level::FULL.max_time(169),
+            Level::max_time(169),
             Duration::from_secs_f64(3.0 + 3.0 * 88.0 / 280.0)
         );
-        assert_eq!(Level::FULL.max_time(361), Duration::from_secs(6));
-        assert_eq!(Level::new(9).unwrap().max_time(361), Duration::from_secs(6));
+        assert_eq!(Level::max_time(361), Duration::from_secs(6));
     }
 
     #[test]

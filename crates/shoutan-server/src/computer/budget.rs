@@ -150,7 +150,7 @@ mod tests {
             Instant::ORIGIN,
         );
         assert_eq!(b.playouts, Some(30));
-        assert_eq!(b.time, Some(beginner.max_time(81)));
+        assert_eq!(b.time, Some(Level::max_time(81)));
         // Without a clock: the level's own budget; at full strength, at
         // most 3 s a move on 9×9 and 6 s on 19×19, even with a long clock.
         let none = Clock::new(TimeControl::None, ClockOptions::default()).unwrap();

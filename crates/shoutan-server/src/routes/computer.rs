@@ -5,8 +5,7 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
-use shoutan_engine::Level;
-use shoutan_rules::Rank;
+use shoutan_engine::{Level, MeasuredRank};
 use shoutan_store::NewChallenge;
 
 use super::accounts::PlayerView;
@@ -31,18 +30,9 @@ pub struct ComputerLevel {
     /// Playouts per move (`null` at full strength, which uses its clock).
     pub playouts: Option<u64>,
     /// Its strength on each board size it was measured on, smallest first.
-    pub ranks: Vec<RankOnBoard>,
+    pub ranks: &'static [MeasuredRank],
     /// Its account: name, rating, games.
     pub player: PlayerView,
-}
-
-/// A level's measured rank on one board size.
-#[derive(Serialize)]
-pub struct RankOnBoard {
-    /// The side of the board.
-    pub size: u8,
-    /// The rank: `12k`, `1d`.
-    pub rank: Rank,
 }
 
 /// `GET /api/computer`: the levels, weakest first.
@@ -58,14 +48,7 @@ pub async fn levels(State(app): State<AppState>) -> Result<Json<Vec<ComputerLeve
         out.push(ComputerLevel {
             level: level.get(),
             playouts: level.playouts(),
-            ranks: level
-                .measured_ranks()
-                .iter()
-                .map(|m| RankOnBoard {
-                    size: m.size,
-                    rank: m.rank,
-                })
-                .collect(),
+            ranks: level.measured_ranks(),
             player: PlayerView::from(&user),
         });
     }
