@@ -5,7 +5,7 @@
 
 import { post, get } from './api.js';
 import { h } from './dom.js';
-import { apiErrorText, t } from './i18n.js';
+import { apiErrorText, rankName, t } from './i18n.js';
 import { segmented } from './dialogs.js';
 import { openDialog, toast } from './ui.js';
 
@@ -41,7 +41,7 @@ export function computerLevelList() {
 
 /** A level as offered: its number, the computer's account and the rank it measured on each board size. */
 export function levelText(level) {
-  const ranks = level.ranks.map((r) => `${r.size}×${r.size} ${r.rank}`).join(', ');
+  const ranks = level.ranks.map((r) => `${r.size}×${r.size} ${rankName(r.rank)}`).join(', ');
   return t('computer.levelName', { level: level.level, name: level.player.name, rank: ranks });
 }
 

@@ -1,7 +1,7 @@
 // The dialogs every page can open: log in / sign up, and settings.
 
 import { h } from './dom.js';
-import { apiErrorText, t } from './i18n.js';
+import { apiErrorText, rankName, t } from './i18n.js';
 import { login, register } from './session.js';
 import { settings, update } from './settings.js';
 import { canSpeak, speakCall } from './voice.js';
@@ -24,7 +24,7 @@ export function authDialog(mode = 'login') {
   // server's refusal says what is wrong in the interface's language.
   const name = h('input', { name: 'name', autocomplete: 'username' });
   const password = h('input', { name: 'password', type: 'password', required: true, minLength: 8, autocomplete: mode === 'login' ? 'current-password' : 'new-password' });
-  const rank = h('select', { name: 'rank' }, ...RANKS.map((r) => h('option', { value: r, selected: r === '10k' }, r)));
+  const rank = h('select', { name: 'rank' }, ...RANKS.map((r) => h('option', { value: r, selected: r === '10k' }, rankName(r))));
   const submit = h('button.primary.wide', { type: 'submit' }, t(mode === 'login' ? 'auth.submit.login' : 'auth.submit.register'));
   const form = h('form.stack', {
     noValidate: true,

@@ -11,7 +11,7 @@ import { h, replace } from './dom.js';
 import { followEvents } from './event-feed.js';
 import { et } from './event-strings.js';
 import { linkEventStyle } from './event-style.js';
-import { apiErrorText } from './i18n.js';
+import { apiErrorText, rankName } from './i18n.js';
 import { session } from './session.js';
 import { toast } from './ui.js';
 
@@ -160,7 +160,7 @@ export function eventPage(root, { id }) {
     const e = data.event;
     return h('div.table-scroll', null, table('players', [[et('events.number'), true], [et('events.name.col')], [et('events.rank')], ['']],
       e.players.map((p) => h('tr', { class: p.withdrawn_from ? 'withdrawn' : '' },
-        h('td.num', null, p.number), h('td', null, p.name), h('td', null, p.rank ?? ''),
+        h('td.num', null, p.number), h('td', null, p.name), h('td', null, rankName(p.rank ?? '')),
         h('td.muted', null, p.withdrawn_from ? et('events.withdrawn') : '')))));
   }
 

@@ -8,7 +8,7 @@ import { get } from './api.js';
 import { h, replace } from './dom.js';
 import { et } from './event-strings.js';
 import { linkEventStyle } from './event-style.js';
-import { apiErrorText } from './i18n.js';
+import { apiErrorText, rankName } from './i18n.js';
 import { toast } from './ui.js';
 
 /** The sheet page; `kind` is `pairings` or `results`. */
@@ -24,7 +24,7 @@ export function eventSheetPage(root, { id, round, kind }) {
       replace(root, h('section.event-sheet', null, h('p.empty', null, et('events.sheet.noRound', { n })), back));
       return;
     }
-    const rank = new Map(event.players.map((p) => [p.number, p.rank ?? '']));
+    const rank = new Map(event.players.map((p) => [p.number, rankName(p.rank ?? '')]));
     const teams = r.matches.length > 0;
     const paper = kind === 'pairings';
     const head = [et('events.table'), ...(teams ? [et('events.board')] : []), et('events.black'), et('events.rank'),

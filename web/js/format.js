@@ -163,6 +163,18 @@ export function ziText(zi) {
   return whole ? `${sign}${whole}又${frac}` : `${sign}${frac}`;
 }
 
+/**
+ * A rank as players of the language write it: the server's `5k`, `3d`,
+ * `9p` in English; `5级`, `3段`, `职业9段` in Chinese. A provisional mark
+ * (`5k?`) is kept; anything else is shown as it is.
+ */
+export function rankText(rank, lang) {
+  const m = /^(\d+)([kdp])(\??)$/.exec(rank ?? '');
+  if (lang !== 'zh' || !m) return rank;
+  const [, n, unit, mark] = m;
+  return `${unit === 'p' ? '职业' : ''}${n}${unit === 'k' ? '级' : '段'}${mark}`;
+}
+
 /** Points with at most one decimal: `7.5`, `0`, `-2`. */
 export function pointsText(points) {
   return String(Math.round(points * 2) / 2);

@@ -1,6 +1,7 @@
 // The words of the interface in Chinese and English. `t(key, vars)` gives
 // the text in the language of the settings, with `{name}` filled in.
 
+import { rankText } from './format.js';
 import { settings } from './settings.js';
 
 const en = {
@@ -703,6 +704,9 @@ export function apiErrorText(err) {
   const key = `api.${err.code}`;
   return key in en ? t(/** @type {keyof typeof en} */ (key)) : err.message;
 }
+
+/** A rank (`5k`, `3d`, `9p`) as the current language writes it. */
+export const rankName = (rank) => rankText(rank, settings.lang);
 
 /** The name of a colour in the current language. */
 export const colorName = (color) => t(color === 'black' ? 'game.black' : 'game.white');

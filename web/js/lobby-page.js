@@ -7,7 +7,7 @@ import { challengeDialog, computerLevelList, levelSelect } from './challenge-for
 import { authDialog, segmented } from './dialogs.js';
 import { debounce, h, replace } from './dom.js';
 import { timeControlShort, timeControlText, timeSystem } from './format.js';
-import { apiErrorText, t } from './i18n.js';
+import { apiErrorText, rankName, t } from './i18n.js';
 import { navigate } from './router.js';
 import { onSession, session } from './session.js';
 import { onChange, settings } from './settings.js';
@@ -108,8 +108,8 @@ export function lobbyPage(root) {
     const all = [...games.values()].sort((a, b) => b.created_at - a.created_at);
     const rows = all.slice(0, SHOWN_GAMES).map((g) => h('a.row-item.live-game', { href: `/game/${g.id}`, dataset: { link: '', game: String(g.id) } },
       h('div.c-player.versus', null,
-        h('span.side', null, dot('black'), h('span.name', null, g.black.name), h('span.rank', null, g.black.rank)),
-        h('span.side', null, dot('white'), h('span.name', null, g.white.name), h('span.rank', null, g.white.rank))),
+        h('span.side', null, dot('black'), h('span.name', null, g.black.name), h('span.rank', null, rankName(g.black.rank))),
+        h('span.side', null, dot('white'), h('span.name', null, g.white.name), h('span.rank', null, rankName(g.white.rank)))),
       h('div.c-size', null, `${g.size}×${g.size}`),
       timeCell(g.time_control),
       h('div.c-rules', null, t(`rules.${g.ruleset}`)),

@@ -6,7 +6,7 @@ import { ApiError, get } from './api.js';
 import { challengeDialog } from './challenge-form.js';
 import { h, replace, s } from './dom.js';
 import { dateText } from './format.js';
-import { t } from './i18n.js';
+import { rankName, t } from './i18n.js';
 import { logout, session } from './session.js';
 import { settings } from './settings.js';
 import { dot } from './ui.js';
@@ -101,21 +101,21 @@ export function profilePage(root, { name }) {
         h('div.avatar', { 'aria-hidden': 'true' }, p.name.slice(0, 1).toUpperCase()),
         h('div.profile-title', null,
           h('h1', null, p.name),
-          h('span.rank-badge', { dataset: { rank: p.rating.rank } }, `${p.rating.rank}${p.rating.provisional ? '?' : ''}`),
+          h('span.rank-badge', { dataset: { rank: p.rating.rank } }, rankName(`${p.rating.rank}${p.rating.provisional ? '?' : ''}`)),
           p.rating.provisional ? h('span.tag', null, t('profile.provisional')) : null),
         me && me.name !== p.name ? h('button.primary', { type: 'button', onclick: () => challengeDialog({ opponent: p.name }) }, t('profile.challenge')) : null,
         me && me.name === p.name ? h('button.ghost', { type: 'button', dataset: { action: 'logout' }, onclick: () => logout() }, t('nav.logout')) : null,
         h('div.stats', null,
           stat(t('profile.rating'), `${Math.round(p.rating.rating)}${p.rating.provisional ? '?' : ''}`, 'rating'),
-          stat(t('profile.rank'), `${p.rating.rank}${p.rating.provisional ? '?' : ''}`, 'rank'),
-          stat(t('profile.declared'), p.declared_rank, 'declared'),
+          stat(t('profile.rank'), rankName(`${p.rating.rank}${p.rating.provisional ? '?' : ''}`), 'rank'),
+          stat(t('profile.declared'), rankName(p.declared_rank), 'declared'),
           stat(t('profile.games'), String(p.rated_games), 'games'),
           stat(t('profile.joined'), new Date(p.created_at).toLocaleDateString(settings.lang === 'zh' ? 'zh-CN' : 'en-GB'), 'joined'))),
       h('section.card.rank-rule', { dataset: { role: 'rank-rule' } },
         h('h2', null, t('profile.rankRule.title')),
         h('p', null, t(p.rating.provisional ? 'profile.rankRule.provisional' : 'profile.rankRule', { run: p.rating.run })),
         p.rating.streak ? h('p', { dataset: { role: 'run' } }, t(p.rating.streak > 0 ? 'profile.run.up' : 'profile.run.down',
-          { n: Math.abs(p.rating.streak), run: p.rating.run, rank: p.rating.rating_rank })) : null,
+          { n: Math.abs(p.rating.streak), run: p.rating.run, rank: rankName(p.rating.rating_rank) })) : null,
         ratingChart(profile.recent_games, p.name)),
       profile.live_games.length ? h('section.card', null,
         h('h2', null, t('profile.live')),

@@ -2,7 +2,7 @@
 // player names with ranks, colour dots.
 
 import { h } from './dom.js';
-import { t } from './i18n.js';
+import { rankName, t } from './i18n.js';
 
 let toastBox = null;
 /** Where toasts go instead of floating over the page (the game's side panel), or null. */
@@ -107,5 +107,5 @@ export function dot(color) {
 /** A player's name linking to the profile, with the rank. */
 export function playerLink(name, rank) {
   return h('a.player-link', { href: `/player/${encodeURIComponent(name)}`, dataset: { link: '' } },
-    h('span.name', null, name), rank ? h('span.rank', null, rank) : null);
+    h('span.name', null, name), rank ? h('span.rank', null, rankName(rank)) : null);
 }

@@ -137,6 +137,8 @@ describe('a 9×9 byo-yomi game from challenge to result', needsChromium(), () =>
     await watcher.waitForURL(gameUrl);
     assert.equal(await seatOf(watcher), 'spectator');
     await watcher.locator('.tab[data-tab=moves]', { hasText: '棋谱' }).waitFor();
+    assert.equal(await watcher.locator('[data-seat=alice] .rank').first().innerText(), '3级', 'a Chinese page writes 3k as 3级');
+    assert.equal(await alice.locator('[data-seat=alice] .rank').first().innerText(), '3k');
     await alice.locator('.spectator-count[data-spectators="1"]').waitFor();
     assert.match(await alice.locator('.spectator-count').innerText(), /1 watching/);
   });

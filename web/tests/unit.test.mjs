@@ -8,7 +8,7 @@ import { describe, it } from 'node:test';
 
 import { blackZi, countPosition } from '../js/counting.js';
 import {
-  advance, byoYomiFace, clockFace, timeAnswer, timeControlShort, timeControlText, timeSystem, ziText,
+  advance, byoYomiFace, clockFace, rankText, timeAnswer, timeControlShort, timeControlText, timeSystem, ziText,
 } from '../js/format.js';
 import { Applied, GameModel } from '../js/game-model.js';
 import {
@@ -198,6 +198,18 @@ describe('the clocks (spec/time.md)', () => {
     assert.equal(timeControlShort('30s per move', 'en'), '30s/move');
     assert.equal(timeControlShort('no clock', 'en'), '∞');
     assert.equal(timeSystem('absolute 1h'), 'absolute');
+  });
+});
+
+describe('ranks', () => {
+  it('writes ranks the Chinese way in Chinese: 级, 段, 职业段', () => {
+    assert.equal(rankText('9k', 'zh'), '9级');
+    assert.equal(rankText('3d', 'zh'), '3段');
+    assert.equal(rankText('9p', 'zh'), '职业9段');
+    assert.equal(rankText('12k?', 'zh'), '12级?');
+    assert.equal(rankText('9k', 'en'), '9k');
+    assert.equal(rankText('', 'zh'), '');
+    assert.equal(rankText(undefined, 'zh'), undefined);
   });
 });
 
