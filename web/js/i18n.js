@@ -708,6 +708,9 @@ export function apiErrorText(err) {
 /** A rank (`5k`, `3d`, `9p`) as the current language writes it. */
 export const rankName = (rank) => rankText(rank, settings.lang);
 
+/** A rating's rank as the current language writes it, with `?` while it is provisional. */
+export const ratingRankName = (rating) => rankName(`${rating.rank}${rating.provisional ? '?' : ''}`);
+
 /** The name of a colour in the current language. */
 export const colorName = (color) => t(color === 'black' ? 'game.black' : 'game.white');
 

@@ -11,7 +11,7 @@ import { eventSheetPage } from './event-sheet-page.js';
 import { et } from './event-strings.js';
 import { icon } from './icons.js';
 import { gamePage } from './game-page.js';
-import { rankName, t } from './i18n.js';
+import { ratingRankName, t } from './i18n.js';
 import { lobbyPage } from './lobby-page.js';
 import { profilePage } from './profile-page.js';
 import { simulPage } from './simul-page.js';
@@ -68,7 +68,7 @@ function renderHeader() {
           h('a.user-chip', { href: `/player/${encodeURIComponent(user.name)}`, dataset: { link: '', user: user.name } },
             h('span.avatar.small', { 'aria-hidden': 'true' }, user.name.slice(0, 1).toUpperCase()),
             h('span.name', null, user.name),
-            h('span.rank', { dataset: { role: 'my-rank' } }, rankName(`${user.rating.rank}${user.rating.provisional ? '?' : ''}`))),
+            h('span.rank', { dataset: { role: 'my-rank' } }, ratingRankName(user.rating))),
           h('button.ghost.small', { type: 'button', dataset: { action: 'logout' }, onclick: async () => { await logout(); } }, t('nav.logout')))
         : h('div.auth-buttons', null,
           h('button.ghost.small', { type: 'button', dataset: { action: 'login' }, onclick: () => authDialog('login') }, t('nav.login')),

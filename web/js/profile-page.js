@@ -6,7 +6,7 @@ import { ApiError, get } from './api.js';
 import { challengeDialog } from './challenge-form.js';
 import { h, replace, s } from './dom.js';
 import { dateText } from './format.js';
-import { rankName, t } from './i18n.js';
+import { rankName, ratingRankName, t } from './i18n.js';
 import { logout, session } from './session.js';
 import { settings } from './settings.js';
 import { dot } from './ui.js';
@@ -101,13 +101,13 @@ export function profilePage(root, { name }) {
         h('div.avatar', { 'aria-hidden': 'true' }, p.name.slice(0, 1).toUpperCase()),
         h('div.profile-title', null,
           h('h1', null, p.name),
-          h('span.rank-badge', { dataset: { rank: p.rating.rank } }, rankName(`${p.rating.rank}${p.rating.provisional ? '?' : ''}`)),
+          h('span.rank-badge', { dataset: { rank: p.rating.rank } }, ratingRankName(p.rating)),
           p.rating.provisional ? h('span.tag', null, t('profile.provisional')) : null),
         me && me.name !== p.name ? h('button.primary', { type: 'button', onclick: () => challengeDialog({ opponent: p.name }) }, t('profile.challenge')) : null,
         me && me.name === p.name ? h('button.ghost', { type: 'button', dataset: { action: 'logout' }, onclick: () => logout() }, t('nav.logout')) : null,
         h('div.stats', null,
           stat(t('profile.rating'), `${Math.round(p.rating.rating)}${p.rating.provisional ? '?' : ''}`, 'rating'),
-          stat(t('profile.rank'), rankName(`${p.rating.rank}${p.rating.provisional ? '?' : ''}`), 'rank'),
+          stat(t('profile.rank'), ratingRankName(p.rating), 'rank'),
           stat(t('profile.declared'), rankName(p.declared_rank), 'declared'),
           stat(t('profile.games'), String(p.rated_games), 'games'),
           stat(t('profile.joined'), new Date(p.created_at).toLocaleDateString(settings.lang === 'zh' ? 'zh-CN' : 'en-GB'), 'joined'))),
