@@ -16,11 +16,22 @@ pub struct MoveInfo {
     pub visits: u32,
     /// Its winrate for the player to move, 0 to 1.
     pub winrate: f32,
-    /// How natural it looked before searching, 0 to 1 (the priors,
-    /// normalised over the candidates).
+    /// How natural it looked before searching: the network's policy, 0 to 1.
     pub prior: f32,
     /// A lower confidence bound of the winrate (about 95 %).
     pub lcb: f32,
+    /// The player's lead in points after it.
+    pub score_lead: f32,
+    /// The player's expected score in self-play after it, and its
+    /// standard deviation.
+    pub score_mean: f32,
+    /// How far the final score may stray from `score_mean`.
+    pub score_stdev: f32,
+    /// The search's utility of it for the player: win/loss plus a little
+    /// for the score (KataGo's).
+    pub utility: f32,
+    /// A lower confidence bound of the utility (five standard errors).
+    pub utility_lcb: f32,
     /// The expected continuation, this move first.
     pub pv: Vec<Move>,
 }
@@ -34,29 +45,31 @@ pub struct Analysis {
     pub to_move: Color,
     /// Searches through the root, those kept from earlier moves included.
     pub visits: u32,
-    /// Playouts made by this search.
-    pub playouts: u64,
+    /// Visits made by this search (those kept from earlier moves not
+    /// counted): network evaluations and finished games reached.
+    pub searched: u64,
     /// How long it ran.
     pub elapsed: Duration,
     /// The winrate of the best move for `to_move`.
     pub winrate: f32,
-    /// Mean final margin of the playouts for `to_move`, in points (komi
-    /// included): the score estimate.
+    /// The lead of `to_move` in points (komi included) after the best
+    /// move: the score estimate.
     pub score_lead: f32,
     /// Candidates, most searched first.
     pub moves: Vec<MoveInfo>,
     /// Ownership of each point row by row from the top left: +1 black's,
-    /// −1 white's, near 0 shared or undecided.
+    /// −1 white's, near 0 shared or undecided (the network's, averaged
+    /// over every position the search evaluated).
     pub ownership: Vec<f32>,
 }
 
 impl Analysis {
-    /// Playouts per second of this search.
+    /// Visits per second of this search.
     #[must_use]
-    pub fn playouts_per_second(&self) -> f64 {
+    pub fn visits_per_second(&self) -> f64 {
         let secs = self.elapsed.as_secs_f64();
         if secs > 0.0 {
-            self.playouts as f64 / secs
+            self.searched as f64 / secs
         } else {
             0.0
         }

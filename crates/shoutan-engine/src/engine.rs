@@ -9,51 +9,38 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
+use shoutan_nn::{Network, Position, Scratch};
 use shoutan_rules::{Color, Game, Move, Phase, Point, Turn};
 
 use crate::analysis::Analysis;
 use crate::clock::{ClockReading, TimeControl};
-use crate::endgame::{self, FinalStatus};
-use crate::search::{self, Root, Shared};
-use crate::tree::{PASS, Selection, Tree, Widening};
+use crate::endgame;
+use crate::evaluator::{Evaluator, builtin_network};
+use crate::search::{self, Shared, tree_move};
+use crate::tree::Tree;
 
-/// The weight of the move knowledge in the search (see
-/// [`Selection::policy_weight`]).
-const POLICY_WEIGHT: f32 = 0.5;
-
-/// Four children open at first, one more each time a node's visits grow
-/// by 40 % past 10: 11 at 100 visits, 17 at 1,000, 24 at 10,000. Only
-/// above 9×9: there a second's search covers the board, and the 9×9
-/// strength was measured without it.
-const WIDENING: Widening = Widening {
-    first: 4.0,
-    scale: 10.0,
-    growth: 1.4,
-};
-
-/// The fewest playouts a time limit leaves a search (a smaller playout
-/// budget still ends it first): the ownership of fewer says nothing (one playout owns
-/// every point, and the position would look settled enough to pass on the
-/// second move). On a loaded machine a short limit is overrun by them; only
+/// The fewest visits a time limit leaves a search (a smaller visit budget
+/// still ends it first): a network evaluation of the position and a few
+/// of its moves. On a loaded machine a short limit is overrun by them; only
 /// a [`StopHandle`] ends a search sooner.
-const MIN_PLAYOUTS: u64 = 30;
+const MIN_VISITS: u64 = 4;
 
 /// How much thinking a move may take: the search stops at the first limit
 /// reached (or when stopped). Without any limit it runs until stopped.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Budget {
-    /// Most playouts.
-    pub playouts: Option<u64>,
+    /// Most visits (network evaluations and finished games reached).
+    pub visits: Option<u64>,
     /// Most time.
     pub time: Option<Duration>,
 }
 
 impl Budget {
-    /// A number of playouts.
+    /// A number of visits.
     #[must_use]
-    pub fn playouts(n: u64) -> Budget {
+    pub fn visits(n: u64) -> Budget {
         Budget {
-            playouts: Some(n),
+            visits: Some(n),
             time: None,
         }
     }
@@ -62,7 +49,7 @@ impl Budget {
     #[must_use]
     pub fn time(t: Duration) -> Budget {
         Budget {
-            playouts: None,
+            visits: None,
             time: Some(t),
         }
     }
@@ -78,7 +65,7 @@ impl Budget {
     #[must_use]
     pub fn from_clock(control: &TimeControl, clock: &ClockReading, game: &Game) -> Budget {
         Budget {
-            playouts: None,
+            visits: None,
             time: control.think_time(clock, game.turns().len(), game.size().area()),
         }
     }
@@ -94,7 +81,7 @@ impl Budget {
             }
         }
         Budget {
-            playouts: min(self.playouts, other.playouts),
+            visits: min(self.visits, other.visits),
             time: min(self.time, other.time),
         }
     }
@@ -165,15 +152,19 @@ pub enum Mode {
 pub struct EngineConfig {
     /// Search threads (the machine's cores by default).
     pub threads: usize,
-    /// Largest tree, in nodes of 32 bytes.
-    pub max_nodes: usize,
+    /// Positions each thread sends the network at once (a batch is
+    /// evaluated faster than its positions one by one).
+    pub batch: usize,
+    /// Largest tree, in nodes (about 100 bytes each, and 12 for each legal
+    /// move of an expanded node).
+    pub max_nodes: u32,
     /// Resign when the best winrate falls below this (0 never resigns).
     pub resign_below: f32,
     /// Randomness of the move choice (see [`crate::Level`]); 0 plays the
-    /// most searched move.
+    /// best move.
     pub temperature: f32,
-    /// Seed of the random numbers (searches are reproducible with one
-    /// thread and a playout budget).
+    /// Seed of the random numbers (the network's symmetries, the move
+    /// choice at a temperature).
     pub seed: u64,
 }
 
@@ -181,8 +172,9 @@ impl Default for EngineConfig {
     fn default() -> Self {
         EngineConfig {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
-            max_nodes: 4_000_000,
-            resign_below: 0.1,
+            batch: 4,
+            max_nodes: 1_000_000,
+            resign_below: 0.05,
             temperature: 0.0,
             seed: 0x5348_4f55_5441_4e00,
         }
@@ -241,29 +233,44 @@ pub struct Reporter<'a> {
 /// let game = Game::new(BoardSize::NINE, Ruleset::CHINESE);
 /// let mut engine = Engine::new(EngineConfig { threads: 1, ..EngineConfig::default() });
 /// let thought = engine
-///     .genmove(&game, Color::Black, Budget::playouts(200), Mode::Normal, &StopHandle::new())
+///     .genmove(&game, Color::Black, Budget::visits(50), Mode::Normal, &StopHandle::new())
 ///     .unwrap();
 /// assert!(matches!(thought.decision, Decision::Play(_)));
 /// // The search may stop early once the choice cannot change.
-/// assert!(thought.analysis.playouts > 0 && thought.analysis.playouts <= 200);
+/// assert!(thought.analysis.searched > 0 && thought.analysis.searched <= 50);
 /// ```
 pub struct Engine {
     config: EngineConfig,
+    evaluator: Evaluator,
     tree: Tree,
     root: Option<RootKey>,
     rng: fastrand::Rng,
+    scratch: Scratch,
 }
 
 impl Engine {
-    /// An engine with `config`.
+    /// An engine with `config` thinking with the network built into the
+    /// binary (shared by every engine of the process).
     #[must_use]
     pub fn new(config: EngineConfig) -> Engine {
+        Engine::with_network(config, builtin_network())
+    }
+
+    /// An engine with `config` thinking with `network`.
+    #[must_use]
+    pub fn with_network(config: EngineConfig, network: Arc<Network>) -> Engine {
         Engine {
             config,
-            tree: Tree::new(1),
+            evaluator: Evaluator::new(network),
+            tree: Engine::fresh_tree(&config),
             root: None,
             rng: fastrand::Rng::with_seed(config.seed),
+            scratch: Scratch::default(),
         }
+    }
+
+    fn fresh_tree(config: &EngineConfig) -> Tree {
+        Tree::new(config.max_nodes, config.max_nodes.saturating_mul(128))
     }
 
     /// The settings.
@@ -272,15 +279,40 @@ impl Engine {
         &self.config
     }
 
+    /// The network it thinks with.
+    #[must_use]
+    pub fn network(&self) -> &Arc<Network> {
+        self.evaluator.network()
+    }
+
     /// Changes the settings; the tree is kept.
     pub fn set_config(&mut self, config: EngineConfig) {
         self.config = config;
     }
 
-    /// Forgets the tree (a new game).
+    /// Forgets the tree and the kept evaluations (a new game).
     pub fn clear(&mut self) {
-        self.tree.clear();
+        self.tree = Engine::fresh_tree(&self.config);
         self.root = None;
+        self.evaluator.clear();
+    }
+
+    /// The network's own evaluation of `game`'s position with `color` to
+    /// move: policy, value, score and ownership without search (GTP
+    /// `kata-raw-nn`), under `symmetry`.
+    pub fn raw_evaluation(
+        &mut self,
+        game: &Game,
+        color: Color,
+        symmetry: shoutan_nn::Symmetry,
+    ) -> Result<shoutan_nn::Evaluation, EngineError> {
+        let game = playable(game, color)?;
+        let position = Position::from_game(&game);
+        let answer = self
+            .network()
+            .clone()
+            .evaluate(&[(&position, symmetry)], &mut self.scratch);
+        answer.into_iter().next().ok_or(EngineError::Finished)
     }
 
     /// Thinks about `color`'s move in `game` and decides.
@@ -326,17 +358,10 @@ impl Engine {
         Ok(self.think(&game, color, budget, stop, reporter, false))
     }
 
-    /// Dead and seki stones of the position, from a short search (GTP
-    /// `final_status_list`, and the dead-stone estimator's proposal).
-    pub fn final_status(&mut self, game: &Game) -> Result<(FinalStatus, Analysis), EngineError> {
-        let color = game.to_move();
-        let game = playable(game, color)?;
-        let budget = Budget::playouts((12 * game.size().area()).max(1000) as u64);
-        let analysis = self.think(&game, color, budget, &StopHandle::new(), None, false);
-        Ok((
-            endgame::final_status(game.board(), &analysis.ownership),
-            analysis,
-        ))
+    /// Dead and seki stones of the position, as the network judges them
+    /// (GTP `final_status_list`, the dead-stone proposal at the end).
+    pub fn final_status(&mut self, game: &Game) -> crate::Judgement {
+        crate::judge(self.network(), game)
     }
 
     fn think(
@@ -349,27 +374,25 @@ impl Engine {
         may_stop_early: bool,
     ) -> Analysis {
         let start = Instant::now();
-        let root = Root::new(game, color);
-        self.prepare_tree(game, color, &root, budget);
-        let selection = Selection {
-            rave_equivalence: if game.size().area() <= 81 {
-                1500.0
-            } else {
-                3000.0
-            },
-            exploration: 0.0,
-            policy_weight: POLICY_WEIGHT,
-            widening: if game.size().area() <= 81 {
-                Widening::NONE
-            } else {
-                WIDENING
-            },
-        };
+        let position = Position::from_game(game);
+        match self.reusable_node(game, color) {
+            Some(0) => {}
+            Some(n) => self.tree = self.tree.subtree(n),
+            None => self.tree = Engine::fresh_tree(&self.config),
+        }
+        // The root's own evaluation first: the centre of the score utility.
+        let root_score = self
+            .evaluator
+            .evaluate(&[&position], &mut self.rng, &mut self.scratch)
+            .first()
+            .map_or(0.0, |e| f64::from(e.white_score));
         let shared = Shared::new(
             &self.tree,
-            &root,
-            selection,
-            budget.playouts.unwrap_or(u64::MAX),
+            &position,
+            &self.evaluator,
+            root_score,
+            self.config.batch,
+            budget.visits.unwrap_or(u64::MAX),
         );
         let threads = self.config.threads.max(1);
         let seed = self.rng.u64(..);
@@ -384,8 +407,9 @@ impl Engine {
                 let elapsed = start.elapsed();
                 let done = shared.done.load(Relaxed);
                 let finished = stop.is_stopped()
-                    || budget.playouts.is_some_and(|p| done >= p)
-                    || (done >= MIN_PLAYOUTS
+                    || shared.stop.load(Relaxed)
+                    || budget.visits.is_some_and(|v| done >= v)
+                    || (done >= MIN_VISITS
                         && (budget.time.is_some_and(|t| elapsed >= t)
                             || (may_stop_early && decided(&shared, budget, elapsed))));
                 if let (Some(r), Some(at)) = (reporter.as_mut(), next_report)
@@ -405,58 +429,9 @@ impl Engine {
         analysis
     }
 
-    /// Makes the tree's root the position to search: the subtree of the
-    /// position if it was searched before, else a fresh tree; then expands
-    /// the root with the moves the rules allow (superko included).
-    fn prepare_tree(&mut self, game: &Game, color: Color, root: &Root, budget: Budget) {
-        match self.reusable_node(game, color, root) {
-            Some(n) => self.tree.promote(n),
-            None => self.tree.clear(),
-        }
-        let area = game.size().area();
-        let wanted = match budget.playouts {
-            Some(p) => (p as usize)
-                .saturating_mul(area / 2 + 1)
-                .saturating_add(4 * area),
-            None => self.config.max_nodes,
-        };
-        self.tree
-            .reserve(wanted.min(self.config.max_nodes).max(4 * area));
-        if self.tree.len() * 10 > self.tree.capacity() * 9 {
-            self.tree.clear();
-        }
-        let legal = |i: shoutan_rules::PointIndex| game.is_legal(color, root.board.point(i));
-        if self.tree.is_expanded(0) {
-            for c in self.tree.children(0) {
-                let mv = self.tree.mv(c);
-                if mv != PASS && !root.cell(mv).is_some_and(legal) {
-                    self.tree.prune(c);
-                }
-            }
-        } else {
-            let mut children = Vec::new();
-            crate::prior::children(
-                &root.board,
-                color,
-                root.last,
-                &legal,
-                &mut crate::prior::PriorScratch::default(),
-                &mut children,
-            );
-            self.tree.try_claim(0);
-            if !self.tree.expand(0, &children) {
-                // The arena cannot even hold the root's children: start over
-                // with room for them.
-                self.tree = Tree::new(4 * area + children.len());
-                self.tree.try_claim(0);
-                self.tree.expand(0, &children);
-            }
-        }
-    }
-
     /// The node of the stored tree that is `game`'s position, if the game
     /// went on from the stored root by moves the tree knows.
-    fn reusable_node(&self, game: &Game, color: Color, root: &Root) -> Option<u32> {
+    fn reusable_node(&self, game: &Game, color: Color) -> Option<u32> {
         let stored = self.root.as_ref()?;
         let now = RootKey::of(game, color);
         if stored.initial_hash != now.initial_hash
@@ -467,14 +442,19 @@ impl Engine {
         {
             return None;
         }
+        let size = game.size();
         let mut node = 0;
         let mut expected = stored.color;
         for turn in &now.turns[stored.turns.len()..] {
             if turn.color != expected {
                 return None;
             }
-            let mv = root.number(turn.mv);
-            node = self.tree.children(node).find(|&c| self.tree.mv(c) == mv)?;
+            let mv = tree_move(turn.mv, size);
+            node = self
+                .tree
+                .edges(node)
+                .find(|e| e.mv == mv)
+                .and_then(|e| e.child)?;
             expected = expected.opponent();
         }
         (expected == color).then_some(node)
@@ -484,16 +464,13 @@ impl Engine {
     /// it is safe under the ruleset, fill dame under area counting, capture
     /// dead stones in cleanup.
     fn decide(&mut self, game: &Game, color: Color, analysis: &Analysis, mode: Mode) -> Decision {
-        let Some(best) = analysis.moves.first() else {
-            return Decision::Pass;
-        };
         let area = game.size().area();
         // Cleanup settles the dead stones of a game already played out:
         // no resigning there.
         if mode == Mode::Normal
             && self.config.resign_below > 0.0
-            && best.winrate < self.config.resign_below
-            && analysis.visits >= 200
+            && analysis.winrate < self.config.resign_below
+            && analysis.visits >= 100
             && game.turns().len() >= area / 4
         {
             return Decision::Resign;
@@ -553,19 +530,34 @@ impl Engine {
         to_decision(chosen)
     }
 
-    /// The move to play among the searched ones: the most visited, or at a
-    /// temperature a draw weighted by `visits^(1/temperature)`.
+    /// The move to play. At temperature 0 the best by KataGo's rule: among
+    /// the moves searched at least 15 % as much as the most searched, the
+    /// one whose utility's lower confidence bound is highest. At a
+    /// temperature, a draw weighted by `(visits + prior)^(1/temperature)`
+    /// over every legal move: with a visit or two that is the network's
+    /// policy sharpened or flattened, with many the search's choice.
     fn choose(&mut self, analysis: &Analysis) -> Move {
-        let best = analysis.moves[0].mv;
         let t = self.config.temperature;
         if t <= 0.0 {
-            return best;
+            let most = analysis.moves.first().map_or(0, |m| m.visits);
+            return analysis
+                .moves
+                .iter()
+                .filter(|m| f64::from(m.visits) >= 0.15 * f64::from(most))
+                .max_by(|a, b| a.utility_lcb.total_cmp(&b.utility_lcb))
+                .map_or_else(|| self.most_probable(analysis), |m| m.mv);
         }
-        let weights: Vec<(Move, f64)> = analysis
-            .moves
-            .iter()
-            .filter(|m| m.mv != Move::Pass || m.mv == best)
-            .map(|m| (m.mv, f64::from(m.visits).powf(1.0 / f64::from(t))))
+        let size = analysis.size;
+        let weights: Vec<(Move, f64)> = self
+            .tree
+            .edges(0)
+            .map(|e| {
+                let visits = e.child.map_or(0, |c| self.tree.stats(c).visits);
+                let mv = search::game_move(e.mv, size);
+                let w = (f64::from(visits) + f64::from(e.prior)).powf(1.0 / f64::from(t));
+                (mv, w)
+            })
+            .filter(|&(mv, _)| mv != Move::Pass || analysis.moves.first().is_some_and(|m| m.mv == mv))
             .collect();
         let total: f64 = weights.iter().map(|w| w.1).sum();
         let mut x = self.rng.f64() * total;
@@ -575,7 +567,15 @@ impl Engine {
             }
             x -= w;
         }
-        best
+        self.most_probable(analysis)
+    }
+
+    /// The network's favourite at the root, when nothing was searched.
+    fn most_probable(&self, analysis: &Analysis) -> Move {
+        self.tree
+            .edges(0)
+            .next()
+            .map_or(Move::Pass, |e| search::game_move(e.mv, analysis.size))
     }
 }
 
@@ -587,14 +587,14 @@ fn to_decision(mv: Move) -> Decision {
 }
 
 /// Whether the most visited root move can no longer be overtaken in the
-/// time or playouts left.
+/// time or visits left.
 fn decided(shared: &Shared, budget: Budget, elapsed: Duration) -> bool {
     let done = shared.done.load(Relaxed);
-    if done < 100 {
+    if done < 50 {
         return false;
     }
-    let left = match (budget.playouts, budget.time) {
-        (Some(p), _) => p.saturating_sub(done) as f64,
+    let left = match (budget.visits, budget.time) {
+        (Some(v), _) => v.saturating_sub(done) as f64,
         (None, Some(t)) => {
             let rate = done as f64 / elapsed.as_secs_f64().max(1e-3);
             rate * t.saturating_sub(elapsed).as_secs_f64()
@@ -603,8 +603,8 @@ fn decided(shared: &Shared, budget: Budget, elapsed: Duration) -> bool {
     };
     let tree = shared.tree;
     let mut top = [0u32; 2];
-    for c in tree.children(0) {
-        let v = tree.stats(c).visits;
+    for e in tree.edges(0) {
+        let v = e.child.map_or(0, |c| tree.stats(c).visits);
         if v > top[0] {
             top = [v, top[0]];
         } else if v > top[1] {

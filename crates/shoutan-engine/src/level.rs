@@ -1,25 +1,26 @@
 //! Playing levels for human opponents, from beginner (1) to full strength
-//! (10). A level is a number of playouts per move and a temperature: above
-//! zero the move is drawn among the searched moves in proportion to
-//! `visits^(1/temperature)` instead of always taking the most searched one,
-//! so weaker levels make the natural-looking mistakes of weaker players
-//! rather than random blunders.
+//! (10). A level is a number of visits per move and a temperature: above
+//! zero the move is drawn among the legal moves in proportion to
+//! `(visits + prior)^(1/temperature)` instead of always taking the best,
+//! so the weakest levels play the network's policy flattened — natural
+//! shapes with the mistakes of weaker players rather than random blunders
+//! — and stronger ones search more and choose more sharply.
 //!
-//! | level | playouts per move | temperature | 9×9 rank | 19×19 rank |
-//! |------:|------------------:|------------:|---------:|-----------:|
-//! | 1     | 30                | 1.5         | 17k      | 19k        |
-//! | 2     | 60                | 1.2         | 16k      | 19k        |
-//! | 3     | 120               | 1.0         | 14k      | 18k        |
-//! | 4     | 250               | 0.8         | 11k      | 16k        |
-//! | 5     | 500               | 0.6         | 9k       | 13k        |
-//! | 6     | 1 000             | 0.45        | 7k       | 10k        |
-//! | 7     | 2 500             | 0.3         | 5k       | 8k         |
-//! | 8     | 6 000             | 0.15        | 4k       | 6k         |
-//! | 9     | 15 000            | 0           | 4k       | 6k         |
-//! | 10    | the clock, at most 3 s a move on 9×9 and 6 s on 19×19 | 0 | 4k | 6k |
+//! | level | visits per move | temperature |
+//! |------:|----------------:|------------:|
+//! | 1     | 1               | 3.0         |
+//! | 2     | 1               | 2.0         |
+//! | 3     | 1               | 1.5         |
+//! | 4     | 1               | 1.0         |
+//! | 5     | 1               | 0.7         |
+//! | 6     | 4               | 0.5         |
+//! | 7     | 16              | 0.3         |
+//! | 8     | 64              | 0.15        |
+//! | 9     | 256             | 0           |
+//! | 10    | the clock, at most 3 s a move on 9×9 and 6 s on 19×19 | 0 |
 //!
-//! The ranks are measured ([`Level::measured_ranks`]): fitted by `shoutan
-//! bench levels` to the games in `data/levels.tsv`.
+//! Each level's rank on each board is measured ([`Level::measured_ranks`]):
+//! fitted by `shoutan bench levels` to the games in `data/levels.tsv`.
 
 use std::fmt;
 use std::str::FromStr;
@@ -69,15 +70,15 @@ const MEASURED: [&[MeasuredRank]; 10] = [
 ];
 
 const TABLE: [(u64, f32); 9] = [
-    (30, 1.5),
-    (60, 1.2),
-    (120, 1.0),
-    (250, 0.8),
-    (500, 0.6),
-    (1_000, 0.45),
-    (2_500, 0.3),
-    (6_000, 0.15),
-    (15_000, 0.0),
+    (1, 3.0),
+    (1, 2.0),
+    (1, 1.5),
+    (1, 1.0),
+    (1, 0.7),
+    (4, 0.5),
+    (16, 0.3),
+    (64, 0.15),
+    (256, 0.0),
 ];
 
 impl Level {
@@ -101,9 +102,9 @@ impl Level {
         self.0
     }
 
-    /// Playouts per move; `None` at full strength, which follows the clock.
+    /// Visits per move; `None` at full strength, which follows the clock.
     #[must_use]
-    pub fn playouts(self) -> Option<u64> {
+    pub fn visits(self) -> Option<u64> {
         TABLE.get(usize::from(self.0) - 1).map(|&(p, _)| p)
     }
 
@@ -127,12 +128,12 @@ impl Level {
     }
 
     /// What a move may take at this level on a board of `area` points:
-    /// its playouts, within [`max_time`](Self::max_time) (the caller
+    /// its visits, within [`max_time`](Self::max_time) (the caller
     /// shortens it further to what the clock allows).
     #[must_use]
     pub fn budget(self, area: usize) -> Budget {
         Budget {
-            playouts: self.playouts(),
+            visits: self.visits(),
             time: Some(Level::max_time(area)),
         }
     }
@@ -140,9 +141,8 @@ impl Level {
     /// The most a move may take on a board of `area` points, however much
     /// the clock allows: 3 s on 9×9 rising with the area to 6 s on 19×19
     /// (a playing partner answers promptly). The same at every level: below
-    /// full strength the playouts decide, and this limit only keeps a slow
-    /// machine from stretching a move; were it shorter, levels 8 and 9
-    /// would be cut to the same number of playouts and play alike.
+    /// full strength the visits decide, and this limit only keeps a slow
+    /// machine from stretching a move.
     #[must_use]
     pub fn max_time(area: usize) -> Duration {
         Duration::from_secs_f64(3.0 + 3.0 * (area.saturating_sub(81) as f64 / 280.0).min(1.0))
@@ -172,14 +172,17 @@ mod tests {
 
     #[test]
     fn levels_grow_stronger() {
-        let mut previous = 0;
+        let mut previous = (0, f32::INFINITY);
         for n in 1..=9 {
             let level = Level::new(n).unwrap();
-            let playouts = level.playouts().unwrap();
-            assert!(playouts > previous, "level {n}");
-            previous = playouts;
+            let now = (level.visits().unwrap(), level.temperature());
+            assert!(
+                now.0 >= previous.0 && now.1 < previous.1,
+                "level {n}: more visits or a sharper choice than the one below"
+            );
+            previous = now;
         }
-        assert_eq!(Level::FULL.playouts(), None);
+        assert_eq!(Level::FULL.visits(), None);
         assert_eq!(Level::FULL.temperature(), 0.0);
         assert!(Level::BEGINNER.temperature() > Level::new(5).unwrap().temperature());
     }

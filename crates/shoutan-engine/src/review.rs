@@ -106,14 +106,14 @@ pub struct Review {
     pub positions: Vec<PositionEval>,
     /// Every move: `moves[n - 1]` is move `n`.
     pub moves: Vec<MoveEval>,
-    /// Playouts per position.
-    pub playouts: u64,
+    /// Visits per position.
+    pub visits_per_position: u64,
 }
 
 impl Review {
     /// Reads the moves' costs from the positions' evaluations.
     #[must_use]
-    pub fn from_positions(game: &Game, positions: Vec<PositionEval>, playouts: u64) -> Review {
+    pub fn from_positions(game: &Game, positions: Vec<PositionEval>, visits_per_position: u64) -> Review {
         let moves = game
             .turns()
             .iter()
@@ -134,7 +134,7 @@ impl Review {
         Review {
             positions,
             moves,
-            playouts,
+            visits_per_position,
         }
     }
 
@@ -165,14 +165,14 @@ pub fn positions(game: &Game) -> Vec<Game> {
         .collect()
 }
 
-/// Reviews `game`: analyses each of its positions with `playouts`
-/// playouts (the tree is reused from one position to the next), calling
+/// Reviews `game`: analyses each of its positions with `visits` visits
+/// (the tree is reused from one position to the next), calling
 /// `progress(done, total)` after each. `Ok(None)` when `stop` was called
 /// before the last position was done.
 pub fn review(
     engine: &mut Engine,
     game: &Game,
-    playouts: u64,
+    visits: u64,
     stop: &StopHandle,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Option<Review>, EngineError> {
@@ -185,14 +185,14 @@ pub fn review(
             return Ok(None);
         }
         let color = position.to_move();
-        let analysis = engine.analyze(position, color, Budget::playouts(playouts), stop, None)?;
+        let analysis = engine.analyze(position, color, Budget::visits(visits), stop, None)?;
         evals.push(PositionEval::of(turns, &analysis));
         progress(turns + 1, total);
     }
     if stop.is_stopped() {
         return Ok(None);
     }
-    Ok(Some(Review::from_positions(game, evals, playouts)))
+    Ok(Some(Review::from_positions(game, evals, visits)))
 }
 
 #[cfg(test)]

@@ -1,414 +1,433 @@
-//! The search proper: worker threads running simulations on one shared tree
-//! (descend by the selection formula, expand, play out, back up the result
-//! and the AMAF statistics), and the reading of the tree into an
-//! [`Analysis`].
+//! The search proper, PUCT as KataGo runs it: each thread walks down the
+//! shared tree by the selection formula (the network's prior drawing it to
+//! natural moves, the values found so far keeping it on good ones, a
+//! first-play value for moves not yet tried), collects a batch of leaves
+//! (virtual losses steer the walks of one batch apart), has the network
+//! evaluate them in one pass, expands them and backs their values up. The
+//! tree is then read into an [`Analysis`].
 
-use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
-use shoutan_rules::{Board, Color, Game, Move, PointIndex, Turn};
+use shoutan_nn::{Evaluation, Position, Scratch};
+use shoutan_rules::{BoardSize, Color, Move, Point};
 
 use crate::analysis::{Analysis, MoveInfo, lower_bound};
-use crate::knowledge::Knowledge;
-use crate::playout::{self, Policy, Scoring};
-use crate::prior::{self, PriorScratch};
-use crate::tree::{NewChild, PASS, Selection, Tree};
+use crate::evaluator::Evaluator;
+use crate::tree::{Claim, EdgeView, NewEdge, PASS, Stats, Tree, Value};
+use crate::utility::{UTILITY_RADIUS, Utility};
 
-/// The position a search starts from, in the board's fast terms.
-pub(crate) struct Root {
-    pub(crate) board: Board,
-    pub(crate) color: Color,
-    /// The previous two moves, where they were stones (the last first).
-    pub(crate) last: [Option<PointIndex>; 2],
-    /// Whether the previous turn was a pass (0 or 1).
-    pub(crate) passes: u8,
-    pub(crate) scoring: Scoring,
-    /// Cell number → the point's index (the tree stores cell numbers).
-    cells: Vec<Option<PointIndex>>,
-    /// Every point's index, row by row from the top left.
-    points: Vec<PointIndex>,
-}
+/// KataGo's exploration constants (its GTP defaults): the exploration
+/// weight grows slowly with the parent's visits.
+const CPUCT: f64 = 1.0;
+const CPUCT_LOG: f64 = 0.45;
+const CPUCT_BASE: f64 = 500.0;
+/// The exploration also scales with how uncertain the parent's value is,
+/// against a prior standard deviation of the utility.
+const STDEV_PRIOR: f64 = 0.40;
+const STDEV_PRIOR_WEIGHT: f64 = 2.0;
+const STDEV_SCALE: f64 = 0.85;
+/// First-play urgency: an untried move is assumed this much worse than the
+/// parent, in proportion to the square root of the prior already tried.
+const FPU_REDUCTION: f64 = 0.2;
+const ROOT_FPU_REDUCTION: f64 = 0.1;
+/// Weight of one virtual loss, in visits.
+const VIRTUAL_LOSS: f64 = 1.0;
 
-impl Root {
-    /// The position of `game` with `color` to move.
-    pub(crate) fn new(game: &Game, color: Color) -> Root {
-        let board = game.board().clone();
-        let size = board.size();
-        let points: Vec<PointIndex> = size.points().map(|p| board.index(p)).collect();
-        let top = points.iter().map(|i| i.get()).max().unwrap_or(0);
-        let mut cells = vec![None; top + 1];
-        for &i in &points {
-            cells[i.get()] = Some(i);
-        }
-        let turns = game.turns();
-        let stone = |k: usize| match turns.iter().rev().nth(k) {
-            Some(Turn {
-                mv: Move::Play(p), ..
-            }) => Some(board.index(*p)),
-            _ => None,
-        };
-        let last = [stone(0), stone(1)];
-        // The root is never over: after two passes play has resumed (a
-        // dispute), and only one pass counts towards the end.
-        let passes = u8::from(turns.last().is_some_and(|t| t.mv == Move::Pass));
-        let settings = game.count_settings();
-        let rules = settings.ruleset;
-        let compensation = if settings.handicap >= 2 {
-            rules.handicap_compensation.for_stones(settings.handicap)
-        } else {
-            shoutan_rules::Score::ZERO
-        };
-        let warnings =
-            4 * (i32::from(settings.warnings.black) - i32::from(settings.warnings.white));
-        Root {
-            board,
-            color,
-            last,
-            passes,
-            scoring: Scoring {
-                komi_half_points: settings.komi.half_points()
-                    + compensation.half_points()
-                    + warnings,
-                tie: rules.tie,
-            },
-            cells,
-            points,
-        }
-    }
-
-    /// The index of a cell number the tree stores.
-    #[inline]
-    pub(crate) fn cell(&self, mv: u16) -> Option<PointIndex> {
-        self.cells.get(usize::from(mv)).copied().flatten()
-    }
-
-    /// A tree move as a game move.
-    pub(crate) fn game_move(&self, mv: u16) -> Move {
-        match self.cell(mv) {
-            Some(i) if mv != PASS => Move::Play(self.board.point(i)),
-            _ => Move::Pass,
-        }
-    }
-
-    /// The tree's number for a point.
-    pub(crate) fn number(&self, mv: Move) -> u16 {
-        match mv {
-            Move::Play(p) => self.board.index(p).get() as u16,
-            Move::Pass => PASS,
-        }
+/// A move on a board of `size`, as the tree stores it.
+pub(crate) fn tree_move(mv: Move, size: BoardSize) -> u16 {
+    match mv {
+        Move::Play(p) => size.offset(p) as u16,
+        Move::Pass => PASS,
     }
 }
 
-/// What the workers share while a search runs.
+/// A tree move back as a game move.
+pub(crate) fn game_move(mv: u16, size: BoardSize) -> Move {
+    let n = usize::from(size.get());
+    let i = usize::from(mv);
+    if mv == PASS || i >= n * n {
+        return Move::Pass;
+    }
+    Move::Play(Point::new((i % n) as u8, (i / n) as u8))
+}
+
+/// What the search threads share.
 pub(crate) struct Shared<'a> {
     pub(crate) tree: &'a Tree,
-    pub(crate) root: &'a Root,
-    pub(crate) selection: Selection,
-    /// Visits before a leaf gets children.
-    pub(crate) expand_at: u32,
+    pub(crate) root: &'a Position,
+    pub(crate) evaluator: &'a Evaluator,
+    utility: Utility,
+    /// Leaves a thread gathers before one network pass.
+    batch: usize,
     pub(crate) stop: AtomicBool,
-    /// Playouts started (the limit is checked on this).
-    pub(crate) started: AtomicU64,
-    /// Playouts finished.
+    /// Visits completed by this search (the budget counts these).
     pub(crate) done: AtomicU64,
-    pub(crate) limit: u64,
-    own_black: Vec<AtomicU32>,
-    own_white: Vec<AtomicU32>,
-    samples: AtomicU32,
-    margin_half_points: AtomicI64,
+    /// Visits allowed to start.
+    limit: u64,
+    started: AtomicU64,
+    /// The arena filled up: the search cannot grow further.
+    pub(crate) full: AtomicBool,
+    /// Sum of the ownership of every position evaluated, and their number.
+    ownership: Mutex<(Vec<f64>, u32)>,
 }
 
 impl<'a> Shared<'a> {
-    pub(crate) fn new(tree: &'a Tree, root: &'a Root, selection: Selection, limit: u64) -> Self {
-        let area = root.points.len();
-        let expand_at = if area <= 13 * 13 { 2 } else { 3 };
+    pub(crate) fn new(
+        tree: &'a Tree,
+        root: &'a Position,
+        evaluator: &'a Evaluator,
+        root_score: f64,
+        batch: usize,
+        limit: u64,
+    ) -> Self {
+        let area = root.size().area();
         Shared {
             tree,
             root,
-            selection,
-            expand_at,
+            evaluator,
+            utility: Utility::new(area, root_score),
+            batch: batch.max(1),
             stop: AtomicBool::new(false),
-            started: AtomicU64::new(0),
             done: AtomicU64::new(0),
             limit,
-            own_black: (0..area).map(|_| AtomicU32::new(0)).collect(),
-            own_white: (0..area).map(|_| AtomicU32::new(0)).collect(),
-            samples: AtomicU32::new(0),
-            margin_half_points: AtomicI64::new(0),
+            started: AtomicU64::new(0),
+            full: AtomicBool::new(false),
+            ownership: Mutex::new((vec![0.0; area], 0)),
         }
     }
-}
 
-/// Stone colours as AMAF marks.
-const fn mark(c: Color) -> u8 {
-    match c {
-        Color::Black => 1,
-        Color::White => 2,
+    fn size(&self) -> BoardSize {
+        self.root.size()
     }
 }
 
-/// Result of a simulation for the player `c`, in half wins.
-#[inline]
-fn half_wins(winner: Option<Color>, c: Color) -> u32 {
-    match winner {
-        Some(w) if w == c => 2,
-        Some(_) => 0,
-        None => 1,
-    }
-}
-
-/// One search thread's buffers.
-struct Worker {
-    board: Board,
-    rng: fastrand::Rng,
-    policy: Policy,
-    prior_scratch: PriorScratch,
-    children: Vec<NewChild>,
+/// A leaf waiting for its evaluation: the nodes from the root down to it
+/// and its position.
+struct Leaf {
     path: Vec<u32>,
-    /// Tree moves with their player.
-    moves: Vec<(u16, Color)>,
-    first: Vec<u8>,
-    own_black: Vec<u32>,
-    own_white: Vec<u32>,
-    samples: u32,
-    margin: i64,
+    position: Position,
 }
 
-/// Runs simulations until the search is stopped or the limit is reached.
+/// How one walk down the tree ended.
+enum Walk {
+    /// At a leaf this walk must evaluate.
+    Leaf(Leaf),
+    /// At a finished game, already backed up.
+    Finished,
+    /// At a leaf another walk is evaluating: nothing to do now.
+    Collision,
+    /// The tree cannot grow.
+    Full,
+}
+
+/// Runs walks until the search is stopped or its visits are all started.
 pub(crate) fn work(shared: &Shared, seed: u64) {
-    let root = shared.root;
-    let area = root.points.len();
-    let mut w = Worker {
-        board: root.board.clone(),
-        rng: fastrand::Rng::with_seed(seed),
-        policy: Policy::new(Knowledge::shipped()),
-        prior_scratch: PriorScratch::default(),
-        children: Vec::new(),
-        path: Vec::new(),
-        moves: Vec::new(),
-        first: vec![0; root.cells.len()],
-        own_black: vec![0; area],
-        own_white: vec![0; area],
-        samples: 0,
-        margin: 0,
-    };
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let mut scratch = Scratch::default();
+    let mut leaves: Vec<Leaf> = Vec::with_capacity(shared.batch);
     while !shared.stop.load(Relaxed) {
-        if shared.started.fetch_add(1, Relaxed) >= shared.limit {
-            break;
-        }
-        w.simulate(shared);
-        shared.done.fetch_add(1, Relaxed);
-        if w.samples >= 32 {
-            w.flush(shared);
-        }
-    }
-    w.flush(shared);
-}
-
-impl Worker {
-    fn simulate(&mut self, sh: &Shared) {
-        let root = sh.root;
-        let tree = sh.tree;
-        self.board.clone_from(&root.board);
-        self.path.clear();
-        self.moves.clear();
-        self.policy.record.clear();
-        let mut node = 0;
-        let mut c = root.color;
-        let mut last = root.last;
-        let mut passes = root.passes;
-        tree.visit(0);
-        self.path.push(0);
-        while passes < 2 {
-            if !tree.is_expanded(node) {
-                if tree.stats(node).visits < sh.expand_at || !tree.try_claim(node) {
-                    break;
-                }
-                prior::children(
-                    &self.board,
-                    c,
-                    last,
-                    &|_| true,
-                    &mut self.prior_scratch,
-                    &mut self.children,
-                );
-                if !tree.expand(node, &self.children) {
-                    break;
-                }
-            }
-            let Some(child) = tree.select(node, &sh.selection) else {
+        leaves.clear();
+        let mut collided = false;
+        while leaves.len() < shared.batch {
+            if shared.started.fetch_add(1, Relaxed) >= shared.limit {
+                shared.started.fetch_sub(1, Relaxed);
                 break;
-            };
-            tree.visit(child);
-            self.path.push(child);
-            let mv = tree.mv(child);
-            match root.cell(mv).filter(|_| mv != PASS) {
-                Some(i) => {
-                    self.board.play_unchecked(i, c);
-                    last = [Some(i), last[0]];
-                    passes = 0;
-                }
-                None => {
-                    self.board.clear_ko();
-                    last = [None, last[0]];
-                    passes += 1;
-                }
             }
-            self.moves.push((mv, c));
-            c = c.opponent();
-            node = child;
-        }
-        let area = playout::run(&mut self.board, c, last[0], &mut self.policy, &mut self.rng);
-        let winner = root.scoring.winner(area);
-        // The result, for the player who made each node's move.
-        tree.record(0, half_wins(winner, root.color.opponent()));
-        for (k, &n) in self.path.iter().enumerate().skip(1) {
-            tree.record(n, half_wins(winner, self.moves[k - 1].1));
-        }
-        self.update_amaf(tree, winner);
-        self.tally(root, area);
-    }
-
-    /// All-moves-as-first: every child of a node on the path whose move its
-    /// player made later in the simulation (first on its point) shares the
-    /// result.
-    fn update_amaf(&mut self, tree: &Tree, winner: Option<Color>) {
-        self.first.fill(0);
-        for &(i, c) in self.policy.record.iter().rev() {
-            self.first[i.get()] = mark(c);
-        }
-        for d in (0..self.moves.len()).rev() {
-            let (mv, c) = self.moves[d];
-            if mv != PASS {
-                self.first[usize::from(mv)] = mark(c);
-            }
-            let half = half_wins(winner, c);
-            for child in tree.children(self.path[d]) {
-                let m = tree.mv(child);
-                if m != PASS && self.first[usize::from(m)] == mark(c) {
-                    tree.record_rave(child, half);
+            match walk(shared) {
+                Walk::Leaf(leaf) => leaves.push(leaf),
+                Walk::Finished => {}
+                Walk::Collision => {
+                    shared.started.fetch_sub(1, Relaxed);
+                    collided = true;
+                    break;
+                }
+                Walk::Full => {
+                    shared.started.fetch_sub(1, Relaxed);
+                    shared.full.store(true, Relaxed);
+                    shared.stop.store(true, Relaxed);
+                    break;
                 }
             }
         }
-    }
-
-    fn tally(&mut self, root: &Root, area: i32) {
-        for (k, &i) in root.points.iter().enumerate() {
-            match shoutan_rules::playout_owner(&self.board, i) {
-                Some(Color::Black) => self.own_black[k] += 1,
-                Some(Color::White) => self.own_white[k] += 1,
-                None => {}
+        if leaves.is_empty() {
+            if shared.started.load(Relaxed) >= shared.limit && !collided {
+                break;
             }
+            std::thread::yield_now();
+            continue;
         }
-        self.samples += 1;
-        self.margin += i64::from(2 * area - root.scoring.komi_half_points);
-    }
-
-    fn flush(&mut self, sh: &Shared) {
-        if self.samples == 0 {
-            return;
-        }
-        for (k, v) in self.own_black.iter_mut().enumerate() {
-            if *v > 0 {
-                sh.own_black[k].fetch_add(*v, Relaxed);
-                *v = 0;
+        let positions: Vec<&Position> = leaves.iter().map(|l| &l.position).collect();
+        let evaluations = shared.evaluator.evaluate(&positions, &mut rng, &mut scratch);
+        for (leaf, evaluation) in leaves.iter().zip(evaluations) {
+            let value = shared.utility.of_evaluation(&evaluation);
+            let node = leaf.path[leaf.path.len() - 1];
+            let edges = edges_of(&evaluation, &leaf.position);
+            if !shared.tree.expand(node, &edges, value.utility) {
+                shared.full.store(true, Relaxed);
+                shared.stop.store(true, Relaxed);
             }
+            add_ownership(shared, &evaluation);
+            back_up(shared, &leaf.path, &value);
         }
-        for (k, v) in self.own_white.iter_mut().enumerate() {
-            if *v > 0 {
-                sh.own_white[k].fetch_add(*v, Relaxed);
-                *v = 0;
-            }
-        }
-        sh.samples.fetch_add(self.samples, Relaxed);
-        sh.margin_half_points.fetch_add(self.margin, Relaxed);
-        self.samples = 0;
-        self.margin = 0;
     }
 }
 
-/// The most visited child of `n` (ties: the better winrate).
-pub(crate) fn best_child(tree: &Tree, n: u32) -> Option<u32> {
-    tree.children(n)
-        .filter(|&c| !tree.stats(c).pruned)
-        .max_by(|&a, &b| {
-            let (sa, sb) = (tree.stats(a), tree.stats(b));
-            sa.visits
-                .cmp(&sb.visits)
-                .then(sa.winrate().total_cmp(&sb.winrate()))
+/// The legal moves of an evaluated position with their priors, most
+/// probable first.
+fn edges_of(evaluation: &Evaluation, position: &Position) -> Vec<NewEdge> {
+    let size = position.size();
+    let mut edges: Vec<NewEdge> = size
+        .points()
+        .map(|p| (p, evaluation.policy[size.offset(p)]))
+        .filter(|&(_, prior)| prior >= 0.0)
+        .map(|(p, prior)| NewEdge {
+            mv: tree_move(Move::Play(p), size),
+            prior,
         })
+        .collect();
+    if evaluation.policy_pass >= 0.0 {
+        edges.push(NewEdge {
+            mv: PASS,
+            prior: evaluation.policy_pass,
+        });
+    }
+    edges.sort_by(|a, b| b.prior.total_cmp(&a.prior));
+    edges
 }
 
-/// Reads the tree and the playouts' statistics.
-pub(crate) fn analysis(sh: &Shared, elapsed: std::time::Duration) -> Analysis {
-    let tree = sh.tree;
-    let root = sh.root;
-    let children: Vec<u32> = tree
-        .children(0)
-        .filter(|&c| !tree.stats(c).pruned)
-        .collect();
-    let policy = |c: u32| f32::from(tree.stats(c).policy);
-    let policy_total: f32 = children
-        .iter()
-        .map(|&c| policy(c))
-        .sum::<f32>()
-        .max(f32::EPSILON);
-    let mut moves: Vec<MoveInfo> = children
-        .iter()
-        .filter(|&&c| tree.stats(c).visits > 0)
-        .map(|&c| {
-            let s = tree.stats(c);
-            let winrate = s.winrate();
-            MoveInfo {
-                mv: root.game_move(s.mv),
-                visits: s.visits,
-                winrate,
-                prior: policy(c) / policy_total,
-                lcb: lower_bound(winrate, s.visits),
-                pv: principal_variation(tree, root, c),
-            }
-        })
-        .collect();
-    moves.sort_by(|a, b| {
-        b.visits
-            .cmp(&a.visits)
-            .then(b.winrate.total_cmp(&a.winrate))
-    });
-    let samples = sh.samples.load(Relaxed).max(1) as f32;
-    let ownership = (0..root.points.len())
-        .map(|k| {
-            (sh.own_black[k].load(Relaxed) as f32 - sh.own_white[k].load(Relaxed) as f32) / samples
-        })
-        .collect();
-    let black_lead = sh.margin_half_points.load(Relaxed) as f32 / (2.0 * samples);
-    let score_lead = match root.color {
-        Color::Black => black_lead,
-        Color::White => -black_lead,
+fn add_ownership(shared: &Shared, evaluation: &Evaluation) {
+    if let Ok(mut own) = shared.ownership.lock() {
+        let (sums, count) = &mut *own;
+        for (s, &o) in sums.iter_mut().zip(&evaluation.white_ownership) {
+            *s += f64::from(o);
+        }
+        *count += 1;
+    }
+}
+
+/// Records `value` on every node of `path` and takes back their virtual
+/// losses.
+fn back_up(shared: &Shared, path: &[u32], value: &Value) {
+    for &n in path {
+        shared.tree.record(n, value);
+        shared.tree.remove_virtual_loss(n);
+    }
+    shared.done.fetch_add(1, Relaxed);
+}
+
+/// Walks from the root to a leaf, playing the moves on a copy of the root
+/// position and leaving a virtual loss on every node passed.
+fn walk(shared: &Shared) -> Walk {
+    let tree = shared.tree;
+    let mut position = shared.root.clone();
+    let mut path = vec![0u32];
+    tree.add_virtual_loss(0);
+    let give_back = |path: &[u32]| {
+        for &n in path {
+            tree.remove_virtual_loss(n);
+        }
     };
+    loop {
+        let node = path[path.len() - 1];
+        match tree.claim(node) {
+            Claim::Won => return Walk::Leaf(Leaf { path, position }),
+            Claim::Busy => {
+                give_back(&path);
+                return Walk::Collision;
+            }
+            Claim::Terminal => {
+                let value = shared
+                    .utility
+                    .of_final_score(f64::from(position.white_score_if_over()));
+                back_up(shared, &path, &value);
+                return Walk::Finished;
+            }
+            Claim::Expanded => {}
+        }
+        let Some(edge) = select(shared, node, path.len() == 1, position.to_move()) else {
+            // No legal move at all (impossible: passing is always legal).
+            give_back(&path);
+            return Walk::Collision;
+        };
+        let Some(child) = tree.child(edge.index) else {
+            give_back(&path);
+            return Walk::Full;
+        };
+        let mv = game_move(edge.mv, shared.size());
+        if position.play(mv).is_err() {
+            // The position refuses a move the network called legal: never
+            // expected; the walk gives up rather than corrupt the tree.
+            give_back(&path);
+            return Walk::Collision;
+        }
+        tree.add_virtual_loss(child);
+        path.push(child);
+        if position.is_over() && tree.claim(child) == Claim::Won {
+            tree.set_terminal(child);
+        }
+    }
+}
+
+/// The edge the formula prefers at `node` for `to_move`.
+fn select(shared: &Shared, node: u32, is_root: bool, to_move: Color) -> Option<EdgeView> {
+    let tree = shared.tree;
+    let parent = tree.stats(node);
+    let sign = if to_move == Color::White { 1.0 } else { -1.0 };
+    let edges: Vec<(EdgeView, Option<Stats>)> = tree
+        .edges(node)
+        .map(|e| (e, e.child.map(|c| tree.stats(c))))
+        .collect();
+    let mut children_weight = 0.0;
+    let mut visited_prior = 0.0;
+    for (e, stats) in &edges {
+        if let Some(s) = stats
+            && s.visits > 0
+        {
+            children_weight += f64::from(s.visits);
+            visited_prior += f64::from(e.prior);
+        }
+    }
+    // How uncertain the parent's value is, against the prior deviation.
+    let weight = f64::from(parent.visits);
+    let stdev = if weight <= 1.0 {
+        STDEV_PRIOR
+    } else {
+        let mean_sq = parent.utility * parent.utility;
+        let variance = ((mean_sq + STDEV_PRIOR * STDEV_PRIOR) * STDEV_PRIOR_WEIGHT
+            + parent.utility_sq.max(mean_sq) * weight)
+            / (STDEV_PRIOR_WEIGHT + weight - 1.0)
+            - mean_sq;
+        variance.max(0.0).sqrt()
+    };
+    let stdev_factor = 1.0 + STDEV_SCALE * (stdev / STDEV_PRIOR - 1.0);
+    let cpuct = CPUCT + CPUCT_LOG * ((children_weight + CPUCT_BASE) / CPUCT_BASE).ln();
+    let scaling = cpuct * (children_weight + 0.01).sqrt() * stdev_factor;
+    // First-play urgency: the parent's value, leaning on the network's own
+    // judgement while little of the prior has been tried, reduced.
+    let parent_utility = if parent.visits > 0 {
+        parent.utility
+    } else {
+        parent.own_utility
+    };
+    let lean = visited_prior.powi(2).min(1.0);
+    let fpu_base = lean * parent_utility + (1.0 - lean) * parent.own_utility;
+    let reduction = if is_root {
+        ROOT_FPU_REDUCTION
+    } else {
+        FPU_REDUCTION
+    } * visited_prior.sqrt();
+    let fpu = fpu_base - sign * reduction;
+    let mut best: Option<(f64, EdgeView)> = None;
+    let mut tried_unvisited = false;
+    for (e, stats) in edges {
+        let (mut utility, mut child_weight) = match stats {
+            Some(s) if s.visits > 0 => (s.utility, f64::from(s.visits)),
+            _ => {
+                // Edges come most probable first: among the untried ones
+                // not under way (same first-play value) only the first can
+                // be best.
+                if stats.is_none_or(|s| s.virtual_losses == 0) {
+                    if tried_unvisited {
+                        continue;
+                    }
+                    tried_unvisited = true;
+                }
+                (fpu, 0.0)
+            }
+        };
+        if let Some(s) = stats
+            && s.virtual_losses > 0
+        {
+            let loss = -sign * UTILITY_RADIUS;
+            let vl = f64::from(s.virtual_losses) * VIRTUAL_LOSS;
+            utility += (loss - utility) * vl / (vl + child_weight.max(0.25));
+            child_weight += vl;
+        }
+        let value = scaling * f64::from(e.prior) / (1.0 + child_weight) + sign * utility;
+        if best.is_none_or(|(b, _)| value > b) {
+            best = Some((value, e));
+        }
+    }
+    best.map(|(_, e)| e)
+}
+
+/// The search's view of the root: its moves by visits, each with its
+/// values for the player to move and its principal variation, and the
+/// ownership averaged over every evaluated position.
+pub(crate) fn analysis(shared: &Shared, elapsed: std::time::Duration) -> Analysis {
+    let tree = shared.tree;
+    let size = shared.size();
+    let to_move = shared.root.to_move();
+    let sign = if to_move == Color::White { 1.0 } else { -1.0 };
+    let root = tree.stats(0);
+    let mut moves: Vec<MoveInfo> = tree
+        .edges(0)
+        .filter_map(|e| {
+            let child = e.child?;
+            let s = tree.stats(child);
+            (s.visits > 0).then(|| {
+                let winrate = (0.5 + 0.5 * sign * s.winloss).clamp(0.0, 1.0) as f32;
+                MoveInfo {
+                    mv: game_move(e.mv, size),
+                    visits: s.visits,
+                    winrate,
+                    prior: e.prior,
+                    lcb: lower_bound(winrate, s.visits),
+                    score_lead: (sign * s.lead) as f32,
+                    score_mean: (sign * s.score) as f32,
+                    score_stdev: (s.score_sq - s.score * s.score).max(0.0).sqrt() as f32,
+                    utility: (sign * s.utility) as f32,
+                    utility_lcb: (sign * s.utility - utility_radius(&s)) as f32,
+                    pv: principal_variation(tree, child, e.mv, size),
+                }
+            })
+        })
+        .collect();
+    moves.sort_by(|a, b| b.visits.cmp(&a.visits).then(b.prior.total_cmp(&a.prior)));
+    let ownership = match shared.ownership.lock() {
+        Ok(own) if own.1 > 0 => own.0.iter().map(|s| -(s / f64::from(own.1)) as f32).collect(),
+        _ => vec![0.0; size.area()],
+    };
+    let best = moves.first();
     Analysis {
-        size: root.board.size(),
-        to_move: root.color,
-        visits: tree.stats(0).visits,
-        playouts: sh.done.load(Relaxed),
+        size,
+        to_move,
+        visits: root.visits,
+        playouts: shared.done.load(Relaxed),
         elapsed,
-        winrate: moves.first().map_or(0.5, |m| m.winrate),
-        score_lead,
+        winrate: best.map_or((0.5 + 0.5 * sign * root.winloss) as f32, |m| m.winrate),
+        score_lead: best.map_or((sign * root.lead) as f32, |m| m.score_lead),
         moves,
         ownership,
     }
 }
 
-/// The line of most visited moves from `start`.
-fn principal_variation(tree: &Tree, root: &Root, start: u32) -> Vec<Move> {
-    let mut pv = vec![root.game_move(tree.mv(start))];
-    let mut n = start;
-    while pv.len() < 16 {
-        match best_child(tree, n) {
-            Some(c) if tree.stats(c).visits >= 2 => {
-                pv.push(root.game_move(tree.mv(c)));
-                n = c;
-            }
-            _ => break,
-        }
+/// How far below its mean a child's utility may lie: five standard errors,
+/// KataGo's bound for choosing by lower confidence.
+fn utility_radius(s: &Stats) -> f64 {
+    let n = f64::from(s.visits.max(1));
+    let variance = (s.utility_sq - s.utility * s.utility).max(0.0);
+    // A prior variance keeps a move of few visits from looking certain.
+    let prior = STDEV_PRIOR * STDEV_PRIOR;
+    let variance = (variance * n + prior * STDEV_PRIOR_WEIGHT) / (n + STDEV_PRIOR_WEIGHT);
+    5.0 * (variance / n).sqrt()
+}
+
+/// The most visited line from `child` on, `first` the move into it.
+fn principal_variation(tree: &Tree, child: u32, first: u16, size: BoardSize) -> Vec<Move> {
+    let mut pv = vec![game_move(first, size)];
+    let mut node = child;
+    while pv.len() < 30 {
+        let next = tree
+            .edges(node)
+            .filter_map(|e| Some((e.mv, e.child?)))
+            .map(|(mv, c)| (mv, c, tree.stats(c).visits))
+            .filter(|&(_, _, v)| v > 0)
+            .max_by_key(|&(_, _, v)| v);
+        let Some((mv, c, _)) = next else { break };
+        pv.push(game_move(mv, size));
+        node = c;
     }
     pv
 }

@@ -1,499 +1,512 @@
-//! The search tree, shared by the search threads without locks: an arena of
-//! nodes whose fields are atomics, children in one contiguous block per
-//! node, a node expanded by the one thread that wins a compare-and-swap.
-//! Between searches the subtree under the new position is moved to the
-//! front of the arena (tree reuse) and the rest forgotten.
+//! The search tree, shared by the search threads without locks: nodes and
+//! edges live in arenas of chunks allocated as the tree grows, every field
+//! an atomic. A node is expanded by the one thread that claims it; its
+//! edges (every legal move with the network's prior, most probable first)
+//! take one contiguous range of the edge arena, and an edge gets its child
+//! node only when the search first goes through it. Values are kept from
+//! white's side, as KataGo keeps them. Between searches the subtree of the
+//! new position is copied into a fresh tree (tree reuse).
 
-use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, Ordering::*};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, AtomicU64, Ordering::*};
 
-/// The move of a pass in a node.
+/// The move of a pass on an edge; any other value is the point's offset
+/// (row by row from the top left).
 pub(crate) const PASS: u16 = u16::MAX;
+/// No node: an edge not yet followed.
+const NO_NODE: u32 = u32::MAX;
 
 const LEAF: u8 = 0;
 const EXPANDING: u8 = 1;
 const EXPANDED: u8 = 2;
-/// A root child the rules forbid (superko): never selected.
-const PRUNED: u8 = 3;
+/// The game ended here (two passes): its value is the count, not the
+/// network's.
+const TERMINAL: u8 = 3;
 
-/// One position of the tree, reached by `mv` from its parent.
-///
-/// `wins` and the prior's wins are counted in half wins (a draw is one), from
-/// the point of view of the player who made `mv`.
+/// Entries per chunk of an arena.
+const CHUNK_BITS: u32 = 14;
+const CHUNK: u32 = 1 << CHUNK_BITS;
+
+/// An `f64` updated by compare-and-swap.
 #[derive(Default)]
-pub(crate) struct Node {
-    mv: AtomicU16,
+struct AtomicF64(AtomicU64);
+
+impl AtomicF64 {
+    fn load(&self) -> f64 {
+        f64::from_bits(self.0.load(Relaxed))
+    }
+
+    fn store(&self, x: f64) {
+        self.0.store(x.to_bits(), Relaxed);
+    }
+
+    fn add(&self, x: f64) {
+        let _ = self
+            .0
+            .fetch_update(Relaxed, Relaxed, |b| Some((f64::from_bits(b) + x).to_bits()));
+    }
+}
+
+/// What one visit brings back up the tree, from white's side.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct Value {
+    /// Win minus loss, −1 to 1.
+    pub(crate) winloss: f64,
+    /// The expected final score.
+    pub(crate) score: f64,
+    /// Its expected square.
+    pub(crate) score_sq: f64,
+    /// The lead in points.
+    pub(crate) lead: f64,
+    /// The search's utility: win/loss plus a little for the score.
+    pub(crate) utility: f64,
+}
+
+#[derive(Default)]
+struct Node {
     state: AtomicU8,
-    num_children: AtomicU16,
-    first_child: AtomicU32,
+    first_edge: AtomicU32,
+    edge_count: AtomicU16,
     visits: AtomicU32,
-    wins: AtomicU32,
-    rave_visits: AtomicU32,
-    rave_wins: AtomicU32,
-    prior_visits: AtomicU16,
-    prior_wins: AtomicU16,
-    policy: AtomicU16,
+    virtual_losses: AtomicU32,
+    winloss: AtomicF64,
+    score: AtomicF64,
+    score_sq: AtomicF64,
+    lead: AtomicF64,
+    utility: AtomicF64,
+    utility_sq: AtomicF64,
+    /// The utility of the network's own evaluation of this node.
+    own_utility: AtomicF64,
 }
 
-/// A child to create: its move and prior, as pseudo-visits and half wins,
-/// and the probability the move knowledge gives it (in 1/65535).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct NewChild {
-    pub(crate) mv: u16,
-    pub(crate) prior_visits: u16,
-    pub(crate) prior_wins: u16,
-    pub(crate) policy: u16,
+struct Edge {
+    mv: AtomicU16,
+    prior: AtomicU32,
+    child: AtomicU32,
 }
 
-/// A plain copy of a node's fields, for reading and for moving subtrees.
-#[derive(Clone, Copy, Debug, Default)]
+impl Default for Edge {
+    fn default() -> Edge {
+        Edge {
+            mv: AtomicU16::new(PASS),
+            prior: AtomicU32::new(0),
+            child: AtomicU32::new(NO_NODE),
+        }
+    }
+}
+
+/// An arena of chunks, each allocated the first time an index in it is
+/// used: the tree takes memory as it grows, up to its bound.
+struct Arena<T> {
+    chunks: Vec<OnceLock<Box<[T]>>>,
+    next: AtomicU32,
+    limit: u32,
+}
+
+impl<T: Default> Arena<T> {
+    fn new(limit: u32) -> Arena<T> {
+        let chunks = limit.div_ceil(CHUNK) as usize;
+        Arena {
+            chunks: (0..chunks).map(|_| OnceLock::new()).collect(),
+            next: AtomicU32::new(0),
+            limit,
+        }
+    }
+
+    fn get(&self, i: u32) -> &T {
+        let chunk = self.chunks[(i >> CHUNK_BITS) as usize]
+            .get_or_init(|| (0..CHUNK).map(|_| T::default()).collect());
+        &chunk[(i & (CHUNK - 1)) as usize]
+    }
+
+    /// `len` consecutive fresh entries within one chunk, or `None` when the
+    /// arena is full.
+    fn allocate(&self, len: u32) -> Option<u32> {
+        debug_assert!(len > 0 && len <= CHUNK);
+        let mut start = self.next.load(Relaxed);
+        loop {
+            let mut first = start;
+            if (first & (CHUNK - 1)) + len > CHUNK {
+                first = (first | (CHUNK - 1)) + 1;
+            }
+            let end = first.checked_add(len)?;
+            if end > self.limit {
+                return None;
+            }
+            match self.next.compare_exchange_weak(start, end, Relaxed, Relaxed) {
+                Ok(_) => return Some(first),
+                Err(now) => start = now,
+            }
+        }
+    }
+
+    fn used(&self) -> u32 {
+        self.next.load(Relaxed).min(self.limit)
+    }
+}
+
+/// A snapshot of a node's statistics, averages from white's side.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(crate) struct Stats {
-    pub(crate) mv: u16,
+    /// Completed visits.
     pub(crate) visits: u32,
-    pub(crate) wins: u32,
-    pub(crate) rave_visits: u32,
-    pub(crate) rave_wins: u32,
-    pub(crate) prior_visits: u16,
-    pub(crate) prior_wins: u16,
-    pub(crate) policy: u16,
-    pub(crate) pruned: bool,
+    /// Visits under way (threads that went through and have not come back).
+    pub(crate) virtual_losses: u32,
+    /// Mean win minus loss.
+    pub(crate) winloss: f64,
+    /// Mean expected score.
+    pub(crate) score: f64,
+    /// Mean expected square of the score.
+    pub(crate) score_sq: f64,
+    /// Mean lead.
+    pub(crate) lead: f64,
+    /// Mean utility.
+    pub(crate) utility: f64,
+    /// Mean square of the utility.
+    pub(crate) utility_sq: f64,
+    /// The network's own utility of the node.
+    pub(crate) own_utility: f64,
 }
 
-impl Stats {
-    /// Mean result of the real visits (0.5 when there are none).
-    pub(crate) fn winrate(&self) -> f32 {
-        if self.visits == 0 {
-            0.5
-        } else {
-            self.wins as f32 / (2.0 * self.visits as f32)
-        }
-    }
+/// One move out of a node.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct EdgeView {
+    /// Where the edge is, to follow it.
+    pub(crate) index: u32,
+    /// The move.
+    pub(crate) mv: u16,
+    /// The network's probability of it.
+    pub(crate) prior: f32,
+    /// The node it leads to, once followed.
+    pub(crate) child: Option<u32>,
 }
 
-impl Node {
-    fn stats(&self) -> Stats {
-        Stats {
-            mv: self.mv.load(Relaxed),
-            visits: self.visits.load(Relaxed),
-            wins: self.wins.load(Relaxed),
-            rave_visits: self.rave_visits.load(Relaxed),
-            rave_wins: self.rave_wins.load(Relaxed),
-            prior_visits: self.prior_visits.load(Relaxed),
-            prior_wins: self.prior_wins.load(Relaxed),
-            policy: self.policy.load(Relaxed),
-            pruned: self.state.load(Relaxed) == PRUNED,
-        }
-    }
-
-    fn reset(&self, mv: u16, prior_visits: u16, prior_wins: u16, policy: u16) {
-        self.mv.store(mv, Relaxed);
-        self.num_children.store(0, Relaxed);
-        self.first_child.store(0, Relaxed);
-        self.visits.store(0, Relaxed);
-        self.wins.store(0, Relaxed);
-        self.rave_visits.store(0, Relaxed);
-        self.rave_wins.store(0, Relaxed);
-        self.prior_visits.store(prior_visits, Relaxed);
-        self.prior_wins.store(prior_wins, Relaxed);
-        self.policy.store(policy, Relaxed);
-        self.state.store(LEAF, Release);
-    }
+/// A move and its prior, for [`Tree::expand`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct NewEdge {
+    pub(crate) mv: u16,
+    pub(crate) prior: f32,
 }
 
-/// The arena. Node 0 is the root.
+/// How a claim on a leaf went.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Claim {
+    /// The caller must evaluate it and [`expand`](Tree::expand) it.
+    Won,
+    /// Another visit is evaluating it.
+    Busy,
+    /// Already expanded.
+    Expanded,
+    /// The game is over there.
+    Terminal,
+}
+
+/// The tree. Node 0 is the root.
 pub(crate) struct Tree {
-    nodes: Vec<Node>,
-    used: AtomicU32,
-}
-
-/// Parameters of the selection formula.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Selection {
-    /// RAVE equivalence: the number of real visits at which real results and
-    /// AMAF results weigh the same.
-    pub(crate) rave_equivalence: f32,
-    /// UCT exploration constant (small: the priors and RAVE explore).
-    pub(crate) exploration: f32,
-    /// Weight of the move knowledge's probability, which draws the search
-    /// to a move in proportion to it and the square root of the parent's
-    /// visits, and fades with the move's own visits (PUCT).
-    pub(crate) policy_weight: f32,
-    /// How many of a node's children the search may follow, by the node's
-    /// visits (progressive widening).
-    pub(crate) widening: Widening,
-}
-
-/// Progressive widening, as in Coulom's "Computing Elo Ratings of Move
-/// Patterns" (2007): children are stored most probable first (see
-/// [`crate::prior`]), a node's search follows only the first
-/// `first + log(1 + visits / scale) / log(growth)` of them, and the pass
-/// (always the last child) is always open. Without it the noise of a few
-/// playouts lets moves no strong player would consider (a 5–7 point
-/// opening) soak up most of a search.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Widening {
-    /// Children open at once.
-    pub(crate) first: f32,
-    /// Visits of the first step.
-    pub(crate) scale: f32,
-    /// Factor of visits between one more open child and the next.
-    pub(crate) growth: f32,
-}
-
-impl Widening {
-    /// Every child open.
-    pub(crate) const NONE: Widening = Widening {
-        first: f32::INFINITY,
-        scale: 1.0,
-        growth: 2.0,
-    };
-
-    /// The number of children open at `visits`.
-    #[inline]
-    fn open(&self, visits: f32) -> u32 {
-        let k = self.first + (1.0 + visits / self.scale).ln() / self.growth.ln();
-        // Saturating: the infinite widening opens every child.
-        k as u32
-    }
+    nodes: Arena<Node>,
+    edges: Arena<Edge>,
 }
 
 impl Tree {
-    /// An arena for `capacity` nodes with a fresh root.
-    pub(crate) fn new(capacity: usize) -> Tree {
+    /// A tree with only its root, bounded to `max_nodes` nodes and
+    /// `max_edges` edges.
+    pub(crate) fn new(max_nodes: u32, max_edges: u32) -> Tree {
         let tree = Tree {
-            nodes: (0..capacity.max(1)).map(|_| Node::default()).collect(),
-            used: AtomicU32::new(1),
+            nodes: Arena::new(max_nodes.max(1)),
+            edges: Arena::new(max_edges.max(CHUNK)),
         };
-        tree.nodes[0].reset(PASS, 0, 0, 0);
+        let _root = tree.nodes.allocate(1);
         tree
     }
 
-    /// Number of nodes the arena holds.
-    pub(crate) fn capacity(&self) -> usize {
-        self.nodes.len()
+    /// Nodes in use.
+    pub(crate) fn len(&self) -> u32 {
+        self.nodes.used()
     }
 
-    /// Number of nodes in use.
-    pub(crate) fn len(&self) -> usize {
-        (self.used.load(Relaxed) as usize).min(self.nodes.len())
-    }
-
-    /// Grows the arena to `capacity` nodes (between searches).
-    pub(crate) fn reserve(&mut self, capacity: usize) {
-        if capacity > self.nodes.len() {
-            self.nodes.resize_with(capacity, Node::default);
-        }
-    }
-
-    /// Forgets everything: a fresh root.
-    pub(crate) fn clear(&mut self) {
-        self.nodes[0].reset(PASS, 0, 0, 0);
-        self.used.store(1, Relaxed);
-    }
-
+    /// The node's statistics.
     pub(crate) fn stats(&self, n: u32) -> Stats {
-        self.nodes[n as usize].stats()
-    }
-
-    /// The children of `n` once expanded; empty otherwise.
-    pub(crate) fn children(&self, n: u32) -> std::ops::Range<u32> {
-        let node = &self.nodes[n as usize];
-        if node.state.load(Acquire) != EXPANDED {
-            return 0..0;
+        let node = self.nodes.get(n);
+        let visits = node.visits.load(Acquire);
+        let per = 1.0 / f64::from(visits.max(1));
+        Stats {
+            visits,
+            virtual_losses: node.virtual_losses.load(Relaxed),
+            winloss: node.winloss.load() * per,
+            score: node.score.load() * per,
+            score_sq: node.score_sq.load() * per,
+            lead: node.lead.load() * per,
+            utility: node.utility.load() * per,
+            utility_sq: node.utility_sq.load() * per,
+            own_utility: node.own_utility.load(),
         }
-        let first = node.first_child.load(Relaxed);
-        first..first + u32::from(node.num_children.load(Relaxed))
     }
 
+    /// Whether the node has its edges.
     pub(crate) fn is_expanded(&self, n: u32) -> bool {
-        self.nodes[n as usize].state.load(Acquire) == EXPANDED
+        self.nodes.get(n).state.load(Acquire) == EXPANDED
     }
 
-    /// Marks a visit on the way down (it counts as a loss until the result
-    /// arrives, which keeps threads apart: a virtual loss).
-    #[inline]
-    pub(crate) fn visit(&self, n: u32) -> u32 {
-        self.nodes[n as usize].visits.fetch_add(1, Relaxed) + 1
+    /// Whether the game ended at the node.
+    pub(crate) fn is_terminal(&self, n: u32) -> bool {
+        self.nodes.get(n).state.load(Acquire) == TERMINAL
     }
 
-    /// Adds a result in half wins (2 win, 1 draw, 0 loss).
-    #[inline]
-    pub(crate) fn record(&self, n: u32, half_wins: u32) {
-        if half_wins > 0 {
-            self.nodes[n as usize].wins.fetch_add(half_wins, Relaxed);
+    /// Tries to make the caller the one to evaluate leaf `n`.
+    pub(crate) fn claim(&self, n: u32) -> Claim {
+        let state = &self.nodes.get(n).state;
+        match state.compare_exchange(LEAF, EXPANDING, Acquire, Acquire) {
+            Ok(_) => Claim::Won,
+            Err(EXPANDING) => Claim::Busy,
+            Err(TERMINAL) => Claim::Terminal,
+            Err(_) => Claim::Expanded,
         }
     }
 
-    /// Adds an AMAF result.
-    #[inline]
-    pub(crate) fn record_rave(&self, n: u32, half_wins: u32) {
-        let node = &self.nodes[n as usize];
-        node.rave_visits.fetch_add(1, Relaxed);
-        if half_wins > 0 {
-            node.rave_wins.fetch_add(half_wins, Relaxed);
-        }
+    /// Gives up a claim without expanding (the arena was full).
+    pub(crate) fn release(&self, n: u32) {
+        let _ = self.nodes.get(n).state.compare_exchange(EXPANDING, LEAF, Release, Relaxed);
     }
 
-    /// The move of node `n`.
-    #[inline]
-    pub(crate) fn mv(&self, n: u32) -> u16 {
-        self.nodes[n as usize].mv.load(Relaxed)
+    /// Marks leaf `n` as a finished game.
+    pub(crate) fn set_terminal(&self, n: u32) {
+        self.nodes.get(n).state.store(TERMINAL, Release);
     }
 
-    /// Keeps root child `n` out of every search (a move the rules forbid).
-    pub(crate) fn prune(&self, n: u32) {
-        self.nodes[n as usize].state.store(PRUNED, Release);
-    }
-
-    /// Claims the right to expand `n`; false if another thread has it or
-    /// it is done.
-    pub(crate) fn try_claim(&self, n: u32) -> bool {
-        self.nodes[n as usize]
-            .state
-            .compare_exchange(LEAF, EXPANDING, Acquire, Relaxed)
-            .is_ok()
-    }
-
-    /// Gives `n` its children after a successful [`try_claim`]. When the
-    /// arena is full the node stays a leaf for good (playouts go on from it).
-    pub(crate) fn expand(&self, n: u32, children: &[NewChild]) -> bool {
-        let k = children.len() as u32;
-        let first = self.used.fetch_add(k, Relaxed);
-        if first as usize + k as usize > self.nodes.len() {
-            // Leave it claimed: nobody tries again on this full arena.
+    /// Gives claimed node `n` its edges (most probable first) and the
+    /// network's utility of it. `false` when the arena is full: the claim
+    /// is released and the node stays a leaf.
+    pub(crate) fn expand(&self, n: u32, edges: &[NewEdge], own_utility: f64) -> bool {
+        let node = self.nodes.get(n);
+        let count = u32::try_from(edges.len()).unwrap_or(u32::MAX).min(CHUNK);
+        let first = if count == 0 {
+            Some(0)
+        } else {
+            self.edges.allocate(count)
+        };
+        let Some(first) = first else {
+            self.release(n);
             return false;
+        };
+        for (k, e) in edges.iter().take(count as usize).enumerate() {
+            let edge = self.edges.get(first + k as u32);
+            edge.mv.store(e.mv, Relaxed);
+            edge.prior.store(e.prior.to_bits(), Relaxed);
         }
-        for (j, c) in children.iter().enumerate() {
-            self.nodes[first as usize + j].reset(c.mv, c.prior_visits, c.prior_wins, c.policy);
-        }
-        let node = &self.nodes[n as usize];
-        node.first_child.store(first, Relaxed);
-        node.num_children.store(k as u16, Relaxed);
+        node.first_edge.store(first, Relaxed);
+        node.edge_count.store(count as u16, Relaxed);
+        node.own_utility.store(own_utility);
         node.state.store(EXPANDED, Release);
         true
     }
 
-    /// The child of `n` the search should follow among the open ones (see
-    /// [`Widening`]): the best mix of real results, AMAF results and prior,
-    /// plus a little exploration.
-    pub(crate) fn select(&self, n: u32, sel: &Selection) -> Option<u32> {
-        let parent_visits = self.nodes[n as usize].visits.load(Relaxed).max(1) as f32;
-        let log_parent = parent_visits.ln();
-        let sqrt_parent = parent_visits.sqrt();
-        let children = self.children(n);
-        let open = sel.widening.open(parent_visits);
-        let widened = children.start..children.end.min(children.start.saturating_add(open));
-        let last = children.end.checked_sub(1).filter(|&l| l >= widened.end);
-        let mut best = None;
-        let mut best_value = f32::NEG_INFINITY;
-        for c in widened.chain(last) {
-            let s = self.stats(c);
-            if s.pruned {
+    /// The edges of expanded node `n`, most probable first.
+    pub(crate) fn edges(&self, n: u32) -> impl Iterator<Item = EdgeView> + '_ {
+        let node = self.nodes.get(n);
+        let (first, count) = if node.state.load(Acquire) == EXPANDED {
+            (
+                node.first_edge.load(Relaxed),
+                u32::from(node.edge_count.load(Relaxed)),
+            )
+        } else {
+            (0, 0)
+        };
+        (first..first + count).map(move |i| {
+            let edge = self.edges.get(i);
+            let child = edge.child.load(Acquire);
+            EdgeView {
+                index: i,
+                mv: edge.mv.load(Relaxed),
+                prior: f32::from_bits(edge.prior.load(Relaxed)),
+                child: (child != NO_NODE).then_some(child),
+            }
+        })
+    }
+
+    /// The child through edge `e`, created if the edge was not followed
+    /// yet; `None` when the arena is full.
+    pub(crate) fn child(&self, e: u32) -> Option<u32> {
+        let edge = self.edges.get(e);
+        let child = edge.child.load(Acquire);
+        if child != NO_NODE {
+            return Some(child);
+        }
+        let fresh = self.nodes.allocate(1)?;
+        match edge
+            .child
+            .compare_exchange(NO_NODE, fresh, AcqRel, Acquire)
+        {
+            Ok(_) => Some(fresh),
+            // Another thread made it first: ours stays unused.
+            Err(theirs) => Some(theirs),
+        }
+    }
+
+    /// One more visit under way through `n`.
+    pub(crate) fn add_virtual_loss(&self, n: u32) {
+        self.nodes.get(n).virtual_losses.fetch_add(1, Relaxed);
+    }
+
+    /// Takes back a visit under way that will not complete.
+    pub(crate) fn remove_virtual_loss(&self, n: u32) {
+        let _ = self
+            .nodes
+            .get(n)
+            .virtual_losses
+            .fetch_update(Relaxed, Relaxed, |v| Some(v.saturating_sub(1)));
+    }
+
+    /// Completes a visit of `n` with `value`.
+    pub(crate) fn record(&self, n: u32, value: &Value) {
+        let node = self.nodes.get(n);
+        node.winloss.add(value.winloss);
+        node.score.add(value.score);
+        node.score_sq.add(value.score_sq);
+        node.lead.add(value.lead);
+        node.utility.add(value.utility);
+        node.utility_sq.add(value.utility * value.utility);
+        node.visits.fetch_add(1, Release);
+    }
+
+    /// A tree whose root is a copy of `n` and everything under it, with
+    /// the same bounds.
+    pub(crate) fn subtree(&self, n: u32) -> Tree {
+        let tree = Tree {
+            nodes: Arena::new(self.nodes.limit),
+            edges: Arena::new(self.edges.limit),
+        };
+        let _root = tree.nodes.allocate(1);
+        let mut stack = vec![(n, 0u32)];
+        while let Some((from, to)) = stack.pop() {
+            let (src, dst) = (self.nodes.get(from), tree.nodes.get(to));
+            let state = src.state.load(Acquire);
+            // A node caught mid-expansion (none between searches) stays a leaf.
+            dst.state
+                .store(if state == EXPANDING { LEAF } else { state }, Relaxed);
+            dst.visits.store(src.visits.load(Relaxed), Relaxed);
+            for (d, s) in [
+                (&dst.winloss, &src.winloss),
+                (&dst.score, &src.score),
+                (&dst.score_sq, &src.score_sq),
+                (&dst.lead, &src.lead),
+                (&dst.utility, &src.utility),
+                (&dst.utility_sq, &src.utility_sq),
+                (&dst.own_utility, &src.own_utility),
+            ] {
+                d.store(s.load());
+            }
+            if state != EXPANDED {
                 continue;
             }
-            let v = value(&s, sel, log_parent, sqrt_parent);
-            if v > best_value {
-                best_value = v;
-                best = Some(c);
-            }
-        }
-        best
-    }
-
-    /// Moves the subtree under `new_root` to the front of the arena so that
-    /// it becomes the tree; everything else is dropped.
-    pub(crate) fn promote(&mut self, new_root: u32) {
-        if new_root == 0 {
-            return;
-        }
-        let mut copy: Vec<(Stats, u32, u16, u8)> = Vec::new();
-        // Breadth first: each node's children stay one contiguous block.
-        let mut next_free = 1u32;
-        let mut order = vec![new_root];
-        let mut head = 0;
-        while head < order.len() {
-            let old = order[head];
-            head += 1;
-            let s = self.stats(old);
-            let children = self.children(old);
-            let (first, count, state) = if children.is_empty() {
-                let state = if self.nodes[old as usize].state.load(Relaxed) == PRUNED {
-                    PRUNED
-                } else {
-                    LEAF
-                };
-                (0, 0, state)
-            } else {
-                let first = next_free;
-                next_free += children.len() as u32;
-                order.extend(children.clone());
-                (first, children.len() as u16, EXPANDED)
+            let edges: Vec<EdgeView> = self.edges(from).collect();
+            let new_edges: Vec<NewEdge> = edges
+                .iter()
+                .map(|e| NewEdge {
+                    mv: e.mv,
+                    prior: e.prior,
+                })
+                .collect();
+            let Some(first) = tree.edges.allocate(edges.len().max(1) as u32) else {
+                dst.state.store(LEAF, Relaxed);
+                continue;
             };
-            copy.push((s, first, count, state));
+            for (k, (e, new)) in edges.iter().zip(&new_edges).enumerate() {
+                let edge = tree.edges.get(first + k as u32);
+                edge.mv.store(new.mv, Relaxed);
+                edge.prior.store(new.prior.to_bits(), Relaxed);
+                if let Some(child) = e.child
+                    && let Some(copy) = tree.nodes.allocate(1)
+                {
+                    edge.child.store(copy, Relaxed);
+                    stack.push((child, copy));
+                }
+            }
+            dst.first_edge.store(first, Relaxed);
+            dst.edge_count.store(edges.len() as u16, Relaxed);
         }
-        for (k, (s, first, count, state)) in copy.into_iter().enumerate() {
-            let node = &self.nodes[k];
-            node.reset(s.mv, s.prior_visits, s.prior_wins, s.policy);
-            node.visits.store(s.visits, Relaxed);
-            node.wins.store(s.wins, Relaxed);
-            node.rave_visits.store(s.rave_visits, Relaxed);
-            node.rave_wins.store(s.rave_wins, Relaxed);
-            node.first_child.store(first, Relaxed);
-            node.num_children.store(count, Relaxed);
-            node.state.store(state, Release);
-        }
-        self.used.store(next_free, Relaxed);
+        tree
     }
-}
-
-/// The selection value of a child from the point of view of the player who
-/// would make its move.
-#[inline]
-fn value(s: &Stats, sel: &Selection, log_parent: f32, sqrt_parent: f32) -> f32 {
-    let n = s.visits as f32 + f32::from(s.prior_visits);
-    let w = (s.wins as f32 + f32::from(s.prior_wins)) / 2.0;
-    let q = if n > 0.0 { w / n } else { 0.5 };
-    let mixed = if s.rave_visits > 0 {
-        let rn = s.rave_visits as f32;
-        let rq = s.rave_wins as f32 / (2.0 * rn);
-        let beta = rn / (rn + n + rn * n / sel.rave_equivalence);
-        (1.0 - beta) * q + beta * rq
-    } else {
-        q
-    };
-    let policy = f32::from(s.policy) / 65535.0;
-    mixed
-        + sel.exploration * (log_parent / (n + 1.0)).sqrt()
-        + sel.policy_weight * policy * sqrt_parent / (1.0 + s.visits as f32)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn child(mv: u16, prior_visits: u16, prior_wins: u16) -> NewChild {
-        NewChild {
-            mv,
-            prior_visits,
-            prior_wins,
-            policy: 0,
+    fn value(winloss: f64) -> Value {
+        Value {
+            winloss,
+            score: 2.0 * winloss,
+            score_sq: 4.0,
+            lead: winloss,
+            utility: winloss,
         }
     }
 
-    const SEL: Selection = Selection {
-        rave_equivalence: 1000.0,
-        exploration: 0.0,
-        policy_weight: 0.0,
-        widening: Widening::NONE,
-    };
-
     #[test]
-    fn only_one_thread_expands_a_node() {
-        let tree = Tree::new(16);
-        assert!(tree.try_claim(0));
-        assert!(!tree.try_claim(0), "the second claim must fail");
-        assert!(tree.expand(0, &[child(1, 10, 10), child(2, 10, 10)]));
-        assert_eq!(tree.children(0), 1..3);
-        assert!(!tree.try_claim(0));
-    }
-
-    #[test]
-    fn a_full_arena_keeps_the_node_a_leaf() {
-        let tree = Tree::new(2);
-        assert!(tree.try_claim(0));
-        assert!(!tree.expand(0, &[child(1, 1, 1), child(2, 1, 1)]));
-        assert!(tree.children(0).is_empty());
-    }
-
-    #[test]
-    fn selection_prefers_results_then_follows_the_prior() {
-        let tree = Tree::new(8);
-        tree.try_claim(0);
-        tree.expand(0, &[child(1, 10, 10), child(2, 10, 10), child(3, 10, 4)]);
-        // Child 2 has won its visits: it is preferred.
-        for _ in 0..5 {
-            tree.visit(2);
-            tree.record(2, 2);
-        }
-        assert_eq!(tree.select(0, &SEL), Some(2));
-        // Pruned, it is never chosen; then the prior decides between 1 and 3.
-        tree.prune(2);
-        assert_eq!(tree.select(0, &SEL), Some(1));
-    }
-
-    #[test]
-    fn widening_opens_children_in_order_as_visits_grow_and_the_pass_always() {
-        let sel = Selection {
-            widening: Widening {
-                first: 2.0,
-                scale: 10.0,
-                growth: 2.0,
+    fn a_leaf_is_claimed_once_and_expanded_with_its_edges_in_order() {
+        let tree = Tree::new(100, 1000);
+        assert_eq!(tree.claim(0), Claim::Won);
+        assert_eq!(tree.claim(0), Claim::Busy);
+        let edges = [
+            NewEdge { mv: 40, prior: 0.6 },
+            NewEdge { mv: 30, prior: 0.3 },
+            NewEdge {
+                mv: PASS,
+                prior: 0.1,
             },
-            ..SEL
-        };
-        let tree = Tree::new(8);
-        tree.try_claim(0);
-        // Stored most probable first, the pass last; the third and fourth
-        // children have the best pseudo-results.
+        ];
+        assert!(tree.expand(0, &edges, 0.25));
+        assert_eq!(tree.claim(0), Claim::Expanded);
+        let seen: Vec<(u16, f32)> = tree.edges(0).map(|e| (e.mv, e.prior)).collect();
+        assert_eq!(seen, [(40, 0.6), (30, 0.3), (PASS, 0.1)]);
+        assert!(tree.edges(0).all(|e| e.child.is_none()));
+        assert_eq!(tree.stats(0).own_utility, 0.25);
+    }
+
+    #[test]
+    fn values_average_and_a_child_is_made_once() {
+        let tree = Tree::new(100, 1000);
+        tree.claim(0);
+        tree.expand(0, &[NewEdge { mv: 1, prior: 1.0 }], 0.0);
+        let e = tree.edges(0).next().unwrap().index;
+        let c = tree.child(e).unwrap();
+        assert_eq!(tree.child(e), Some(c));
+        tree.record(c, &value(1.0));
+        tree.record(c, &value(0.0));
+        let s = tree.stats(c);
+        assert_eq!(s.visits, 2);
+        assert!((s.winloss - 0.5).abs() < 1e-12 && (s.score - 1.0).abs() < 1e-12);
+        assert!((s.utility_sq - 0.5).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_full_arena_refuses_and_the_leaf_stays_a_leaf() {
+        let tree = Tree::new(2, CHUNK);
+        tree.claim(0);
+        let many: Vec<NewEdge> = (0..10).map(|mv| NewEdge { mv, prior: 0.1 }).collect();
+        assert!(tree.expand(0, &many, 0.0));
+        let edges: Vec<u32> = tree.edges(0).map(|e| e.index).collect();
+        assert!(tree.child(edges[0]).is_some());
+        assert_eq!(tree.child(edges[1]), None, "two nodes at most");
+    }
+
+    #[test]
+    fn a_subtree_keeps_its_statistics_and_shape() {
+        let tree = Tree::new(100, 1000);
+        tree.claim(0);
         tree.expand(
             0,
-            &[
-                child(1, 10, 10),
-                child(2, 10, 10),
-                child(3, 10, 18),
-                child(4, 10, 20),
-                child(PASS, 10, 12),
-            ],
+            &[NewEdge { mv: 5, prior: 0.7 }, NewEdge { mv: 6, prior: 0.3 }],
+            0.0,
         );
-        // One visit: two children and the pass open; the pass looks best.
-        tree.visit(0);
-        assert_eq!(tree.mv(tree.select(0, &sel).unwrap()), PASS);
-        // 10 visits: 2 + log2(2) = 3 open, so the third child is reached.
-        for _ in 0..9 {
-            tree.visit(0);
-        }
-        assert_eq!(tree.mv(tree.select(0, &sel).unwrap()), 3);
-        // 30 visits: 2 + log2(4) = 4 open, the fourth child is best.
-        for _ in 0..20 {
-            tree.visit(0);
-        }
-        assert_eq!(tree.mv(tree.select(0, &sel).unwrap()), 4);
-    }
-
-    #[test]
-    fn amaf_results_steer_unvisited_children() {
-        let tree = Tree::new(8);
-        tree.try_claim(0);
-        tree.expand(0, &[child(1, 10, 10), child(2, 10, 10)]);
-        for _ in 0..20 {
-            tree.record_rave(1, 0);
-            tree.record_rave(2, 2);
-        }
-        assert_eq!(tree.select(0, &SEL), Some(2));
-    }
-
-    #[test]
-    fn promote_keeps_the_subtree_and_its_statistics() {
-        let mut tree = Tree::new(32);
-        tree.try_claim(0);
-        tree.expand(0, &[child(10, 1, 1), child(11, 1, 1)]);
-        // Node 2 (move 11) gets children and statistics.
-        tree.try_claim(2);
-        tree.expand(2, &[child(20, 3, 1), child(21, 3, 1), child(22, 3, 1)]);
-        for _ in 0..7 {
-            tree.visit(2);
-            tree.record(2, 2);
-        }
-        tree.visit(4);
-        tree.record(4, 1);
-        tree.promote(2);
-        assert_eq!(tree.mv(0), 11);
-        assert_eq!(tree.stats(0).visits, 7);
-        assert_eq!(tree.stats(0).wins, 14);
-        let kids: Vec<u16> = tree.children(0).map(|c| tree.mv(c)).collect();
-        assert_eq!(kids, [20, 21, 22]);
-        let second = tree.children(0).nth(1).unwrap();
-        assert_eq!(tree.stats(second).visits, 1);
-        assert_eq!(tree.stats(second).wins, 1);
-        assert_eq!(tree.len(), 4);
+        let e = tree.edges(0).next().unwrap().index;
+        let c = tree.child(e).unwrap();
+        tree.claim(c);
+        tree.expand(c, &[NewEdge { mv: 7, prior: 1.0 }], -0.5);
+        tree.record(c, &value(-1.0));
+        let sub = tree.subtree(c);
+        assert_eq!(sub.stats(0).visits, 1);
+        assert_eq!(sub.stats(0).own_utility, -0.5);
+        assert_eq!(sub.edges(0).map(|e| e.mv).collect::<Vec<_>>(), [7]);
     }
 }

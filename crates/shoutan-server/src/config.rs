@@ -1,6 +1,9 @@
 //! The server's settings, with the defaults a public server wants.
 
+use std::sync::Arc;
 use std::time::Duration;
+
+use shoutan_nn::Network;
 
 use crate::accounts::login_throttle::Backoff;
 use crate::accounts::password::{HashBudget, PasswordCost};
@@ -68,6 +71,9 @@ pub struct ServerConfig {
     /// The largest WebSocket message a client may send; larger ones get a
     /// `too_large` error frame (the connection stays open).
     pub max_message: usize,
+    /// The KataGo network behind the computer, the reviews, position
+    /// judgements and dead-stone proposals (the built-in one by default).
+    pub network: Arc<Network>,
 }
 
 impl Default for ServerConfig {
@@ -95,6 +101,7 @@ impl Default for ServerConfig {
                 .map_or(1, |n| (n.get() / 2).max(1)),
             heartbeat: Duration::from_secs(1),
             max_message: 4096,
+            network: shoutan_engine::builtin_network(),
         }
     }
 }

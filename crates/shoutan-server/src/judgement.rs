@@ -1,16 +1,18 @@
 //! Position judgement (形势判断): who owns each point of a position and the
-//! score it points to, in 子 and in points, from the estimator's playouts
-//! (`shoutan_rules::estimate`). Always allowed on a finished game and on
-//! any position of the analysis board; during a live game only in a
-//! casual game, [`USES_PER_GAME`] times per account as Fox allows it, and
-//! never in a rated game. Each judgement costs tens of milliseconds of
-//! CPU on 19×19, so they run on a small pool of their own.
+//! score it points to, in 子 and in points, as the network sees it
+//! (`shoutan_engine::judge`: its ownership and lead averaged over the
+//! board's eight symmetries). Always allowed on a finished game and on any
+//! position of the analysis board; during a live game only in a casual
+//! game, [`USES_PER_GAME`] times per account as Fox allows it, and never
+//! in a rated game. Each judgement is one batch of the network, tens of
+//! milliseconds of CPU on 19×19, so they run on a small pool of their own.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use axum::http::StatusCode;
 use serde::Serialize;
+use shoutan_nn::Network;
 use shoutan_rules::{Color, Game, Score};
 use shoutan_store::{GameId, UserId};
 
@@ -43,21 +45,19 @@ pub struct Judgement {
     pub uses_left: Option<u32>,
 }
 
-/// Judges the position of `game` now.
+/// Judges the position of `game` now with `network`.
 #[must_use]
-pub fn judge(game: &Game) -> Judgement {
-    let estimate = shoutan_rules::estimate(game.board(), game.to_move(), game.ruleset());
-    let black_area: f32 = estimate.ownership.iter().map(|o| (1.0 + o) / 2.0).sum();
-    let white_area = estimate.ownership.len() as f32 - black_area;
-    let komi = game.komi().points();
-    let black_lead = black_area - white_area - komi as f32;
+pub fn judge(network: &Network, game: &Game) -> Judgement {
+    let seen = shoutan_engine::judge(network, game);
+    let black_area: f32 = seen.ownership.iter().map(|o| (1.0 + o) / 2.0).sum();
+    let white_area = seen.ownership.len() as f32 - black_area;
     Judgement {
-        ownership: estimate.ownership,
+        ownership: seen.ownership,
         black_area,
         white_area,
-        komi,
-        black_lead,
-        black_lead_zi: black_lead / 2.0,
+        komi: game.komi().points(),
+        black_lead: seen.black_lead,
+        black_lead_zi: seen.black_lead / 2.0,
         uses_left: None,
     }
 }
@@ -66,29 +66,26 @@ pub fn judge(game: &Game) -> Judgement {
 #[derive(Debug)]
 pub struct Judgements {
     pool: BlockingPool,
+    network: Arc<Network>,
     uses: Mutex<HashMap<(GameId, UserId), u32>>,
 }
 
-impl Default for Judgements {
-    fn default() -> Self {
-        Judgements::new()
-    }
-}
-
 impl Judgements {
-    /// No judgement made yet.
+    /// No judgement made yet; judgements made with `network`.
     #[must_use]
-    pub fn new() -> Judgements {
+    pub fn new(network: Arc<Network>) -> Judgements {
         Judgements {
             pool: BlockingPool::new("judgement", WORKERS, QUEUED),
+            network,
             uses: Mutex::new(HashMap::new()),
         }
     }
 
     /// Judges `game` on the pool; `busy` when it is full.
     pub async fn judge(&self, game: Game) -> Result<Judgement, ApiError> {
+        let network = Arc::clone(&self.network);
         self.pool
-            .run(move || judge(&game))
+            .run(move || judge(&network, &game))
             .await
             .map_err(|busy| ApiError {
                 retry_after: Some(1),

@@ -147,7 +147,7 @@ pub async fn start(store: Arc<dyn Store>, config: ServerConfig) -> Result<AppSta
     let lobby = Arc::new(Lobby::new(config.lobby_games));
     let workers = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
     let spectators = live::spectators::Spectators::new(workers / 2)?;
-    let computer = Arc::new(Computer::open(&*store, workers).await?);
+    let computer = Arc::new(Computer::open(&*store, workers, Arc::clone(&config.network)).await?);
     let membership = Membership::join(&store, &config.instance).await?;
     games.attach(membership.clone(), Arc::clone(&computer));
     if let Some(membership) = &membership {
@@ -163,7 +163,7 @@ pub async fn start(store: Arc<dyn Store>, config: ServerConfig) -> Result<AppSta
         }
     }
     games.restore().await?;
-    let reviews = Arc::new(review::Reviews::new());
+    let reviews = Arc::new(review::Reviews::new(Arc::clone(&config.network)));
     reviews.resume(&store).await?;
     let events =
         events::Events::load(Arc::clone(&store), Arc::clone(&games), Arc::clone(&lobby)).await?;
@@ -189,7 +189,7 @@ pub async fn start(store: Arc<dyn Store>, config: ServerConfig) -> Result<AppSta
         lobby,
         computer,
         reviews,
-        judgements: judgement::Judgements::new(),
+        judgements: judgement::Judgements::new(Arc::clone(&config.network)),
         spectators,
         events,
         decoy_hash,

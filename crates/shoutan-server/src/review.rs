@@ -13,6 +13,7 @@ use std::sync::{Arc, Mutex};
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use shoutan_engine::{Engine, EngineConfig, MoveEval, PositionEval, Review, StopHandle};
+use shoutan_nn::Network;
 use shoutan_rules::{BoardSize, Color, Game, Move};
 use shoutan_store::{GameId, NewReview, ReviewRow, Store, UserId};
 
@@ -30,11 +31,10 @@ pub const PER_USER: usize = 2;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Level {
-    /// 200 playouts a position: about a minute for a 19×19 game of 250 moves
-    /// on one core.
+    /// A network search of 32 visits a position: under a minute for a
+    /// 19×19 game of 250 moves.
     Quick,
-    /// 1 600 playouts a position, eight times the work of a quick review:
-    /// about eight minutes for a 19×19 game of 250 moves on one core.
+    /// 400 visits a position, about ten times the work of a quick review.
     Deep,
 }
 
@@ -57,12 +57,12 @@ impl Level {
         Level::ALL.into_iter().find(|l| l.name() == name)
     }
 
-    /// Playouts per position.
+    /// Visits per position.
     #[must_use]
-    pub fn playouts(self) -> u64 {
+    pub fn visits(self) -> u64 {
         match self {
-            Level::Quick => 200,
-            Level::Deep => 1_600,
+            Level::Quick => 32,
+            Level::Deep => 400,
         }
     }
 
@@ -70,9 +70,9 @@ impl Level {
     #[must_use]
     pub fn cost(self) -> &'static str {
         match self {
-            Level::Quick => "200 playouts a position: about a minute for a 250-move 19×19 game",
+            Level::Quick => "32 visits a position: under a minute for a 250-move 19×19 game",
             Level::Deep => {
-                "1 600 playouts a position, 8× a quick review: about 8 minutes for a 250-move 19×19 game"
+                "400 visits a position, about 10× a quick review: several minutes for a 250-move 19×19 game"
             }
         }
     }
@@ -93,6 +93,7 @@ struct Job {
 #[derive(Debug)]
 pub struct Reviews {
     pool: BlockingPool,
+    network: Arc<Network>,
     jobs: Mutex<HashMap<Key, Job>>,
     /// Stops every review when the server goes (they are made again
     /// after the restart).
@@ -132,8 +133,8 @@ pub struct ReviewView {
 pub struct LevelView {
     /// The level.
     pub level: Level,
-    /// Playouts per position.
-    pub playouts: u64,
+    /// Visits per position.
+    pub visits: u64,
     /// What it costs.
     pub cost: &'static str,
 }
@@ -175,8 +176,10 @@ pub struct MoveBody {
 /// A finished review as stored with the game.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ReviewBody {
-    /// Playouts per position.
-    pub playouts: u64,
+    /// Visits per position (reviews made before the network engine
+    /// stored playouts under the old name).
+    #[serde(alias = "playouts")]
+    pub visits: u64,
     /// Every position, `positions[n]` after `n` turns.
     pub positions: Vec<PositionBody>,
     /// Every move.
@@ -217,7 +220,7 @@ impl ReviewBody {
         };
         let numbers = |c: Color| review.mistakes(c).iter().map(|m| m.number).collect();
         ReviewBody {
-            playouts: review.playouts,
+            visits: review.visits_per_position,
             positions: review.positions.iter().map(position).collect(),
             moves: review.moves.iter().map(mv).collect(),
             black_mistakes: numbers(Color::Black),
@@ -226,18 +229,13 @@ impl ReviewBody {
     }
 }
 
-impl Default for Reviews {
-    fn default() -> Self {
-        Reviews::new()
-    }
-}
-
 impl Reviews {
-    /// No review in progress.
+    /// No review in progress; reviews made with `network`.
     #[must_use]
-    pub fn new() -> Reviews {
+    pub fn new(network: Arc<Network>) -> Reviews {
         Reviews {
             pool: BlockingPool::new("review", WORKERS, QUEUED),
+            network,
             jobs: Mutex::new(HashMap::new()),
             stop: StopHandle::new(),
         }
@@ -250,7 +248,7 @@ impl Reviews {
             .into_iter()
             .map(|level| LevelView {
                 level,
-                playouts: level.playouts(),
+                visits: level.visits(),
                 cost: level.cost(),
             })
             .collect()
@@ -384,18 +382,22 @@ impl Reviews {
         tokio::spawn(async move {
             let progress = Arc::downgrade(&reviews);
             let stop = reviews.stop.clone();
+            let network = Arc::clone(&reviews.network);
             let size = game.size();
             let made = reviews
                 .pool
                 .run(move || {
-                    let mut engine = Engine::new(EngineConfig {
-                        threads: 1,
-                        ..EngineConfig::default()
-                    });
+                    let mut engine = Engine::with_network(
+                        EngineConfig {
+                            threads: 1,
+                            ..EngineConfig::default()
+                        },
+                        network,
+                    );
                     shoutan_engine::review(
                         &mut engine,
                         &game,
-                        level.playouts(),
+                        level.visits(),
                         &stop,
                         &mut |done, total| {
                             if let Some(reviews) = progress.upgrade()

@@ -1,8 +1,9 @@
 //! `shoutan gtp`: the engine speaking GTP on stdin/stdout, for Sabaki,
 //! GoGui, KGS bots and `shoutan match`.
 //!
-//! A reader thread feeds lines from stdin; live analysis (`lz-analyze`)
-//! runs until the next line arrives, as Sabaki expects.
+//! A reader thread feeds lines from stdin; live analysis (`lz-analyze`,
+//! `kata-analyze`) runs until the next line arrives, as Sabaki, Lizzie and
+//! KaTrain expect of KataGo.
 
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
@@ -21,11 +22,11 @@ pub struct Args {
     #[arg(long, default_value = "chinese")]
     rules: Ruleset,
     /// Playing level from 1 (beginner) to 10 (full strength, by the clock).
-    #[arg(long, conflicts_with_all = ["playouts", "time"])]
+    #[arg(long, conflicts_with_all = ["visits", "time"])]
     level: Option<Level>,
-    /// A fixed number of playouts per move.
+    /// A fixed number of visits per move.
     #[arg(long, conflicts_with = "time")]
-    playouts: Option<u64>,
+    visits: Option<u64>,
     /// A fixed time per move, in seconds (the clock may shorten it).
     #[arg(long)]
     time: Option<f64>,
@@ -33,16 +34,23 @@ pub struct Args {
     #[arg(long)]
     threads: Option<usize>,
     /// Resign when the winrate falls below this (0 never resigns).
-    #[arg(long, default_value_t = 0.1)]
+    #[arg(long, default_value_t = 0.05)]
     resign_below: f32,
+    /// Positions each search thread sends the network at once.
+    #[arg(long, default_value_t = EngineConfig::default().batch)]
+    batch: usize,
+    /// A KataGo network file (`.bin.gz`) instead of the built-in one.
+    #[arg(long, value_name = "FILE")]
+    model: Option<std::path::PathBuf>,
 }
 
 /// Serves GTP until `quit` or the end of input.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let strength = match (args.level, args.playouts, args.time) {
-        (_, Some(p), _) => {
-            anyhow::ensure!(p > 0, "--playouts must be at least 1");
-            Strength::Playouts(p)
+    let network = crate::model::network(args.model.as_deref())?;
+    let strength = match (args.level, args.visits, args.time) {
+        (_, Some(v), _) => {
+            anyhow::ensure!(v > 0, "--visits must be at least 1");
+            Strength::Visits(v)
         }
         (_, _, Some(t)) => {
             anyhow::ensure!(
@@ -58,19 +66,24 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         (0.0..1.0).contains(&args.resign_below),
         "--resign-below must be between 0 and 1"
     );
+    anyhow::ensure!(args.batch > 0, "--batch must be at least 1");
     let mut engine = EngineConfig {
         resign_below: args.resign_below,
+        batch: args.batch,
         ..EngineConfig::default()
     };
     if let Some(t) = args.threads {
         anyhow::ensure!(t > 0, "--threads must be at least 1");
         engine.threads = t;
     }
-    let mut session = Session::new(SessionOptions {
-        ruleset: args.rules,
-        strength,
-        engine,
-    });
+    let mut session = Session::with_network(
+        SessionOptions {
+            ruleset: args.rules,
+            strength,
+            engine,
+        },
+        network,
+    );
 
     let (tx, rx) = mpsc::channel::<String>();
     std::thread::spawn(move || {
@@ -97,7 +110,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         };
         let streaming = matches!(
             line.command,
-            Ok(Command::LzAnalyze(_) | Command::LzGenmoveAnalyze(..))
+            Ok(Command::LzAnalyze(_)
+                | Command::LzGenmoveAnalyze(..)
+                | Command::KataAnalyze(_)
+                | Command::KataGenmoveAnalyze(..))
         );
         let stop = StopHandle::new();
         let mut write = |s: &str| {

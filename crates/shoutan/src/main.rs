@@ -4,6 +4,7 @@
 mod bench;
 mod engine_match;
 mod gtp;
+mod model;
 mod records;
 mod replay;
 mod review;
@@ -11,7 +12,6 @@ mod score;
 mod serve;
 mod sgf;
 mod tournament;
-mod train;
 
 use clap::{Parser, Subcommand};
 
@@ -44,8 +44,6 @@ enum Command {
     /// Run a tournament from a tournament file.
     #[command(subcommand)]
     Tournament(tournament::Command),
-    /// Fit the engine's move knowledge to game records.
-    Train(train::Args),
     /// Measure speed.
     #[command(subcommand)]
     Bench(bench::Command),
@@ -62,7 +60,6 @@ fn main() -> std::process::ExitCode {
         Command::Gtp(args) => gtp::run(args),
         Command::Match(args) => engine_match::run(args),
         Command::Tournament(cmd) => tournament::run(cmd),
-        Command::Train(args) => train::run(args),
         Command::Bench(cmd) => bench::run(cmd),
     };
     match outcome {

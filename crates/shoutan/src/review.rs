@@ -32,8 +32,8 @@ pub struct Args {
     /// The SGF file.
     #[arg(value_name = "GAME")]
     file: PathBuf,
-    /// Playouts per position (more is slower and better).
-    #[arg(long, value_name = "N", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    /// Visits per position (more is slower and better).
+    #[arg(long, value_name = "N", default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     visits: u64,
     /// Write the reviewed record here instead of standard output.
     #[arg(short, long, value_name = "OUT")]
@@ -44,6 +44,9 @@ pub struct Args {
     /// The game to review in a file of several (from 1).
     #[arg(long, value_name = "N", default_value_t = 1)]
     game: usize,
+    /// A KataGo network file (`.bin.gz`) instead of the built-in one.
+    #[arg(long, value_name = "FILE")]
+    model: Option<PathBuf>,
 }
 
 /// Runs the command.
@@ -71,7 +74,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(threads) = args.threads {
         config.threads = threads.max(1);
     }
-    let mut engine = Engine::new(config);
+    let mut engine = Engine::with_network(config, crate::model::network(args.model.as_deref())?);
     let bar = ProgressBar::new(replayed.game.turns().len() as u64 + 1);
     bar.set_style(
         ProgressStyle::with_template("reviewing {bar:40} {pos}/{len} positions, {eta} left")
@@ -242,8 +245,8 @@ fn move_comment(m: &MoveEval, after: &PositionEval, size: BoardSize) -> String {
 /// The root's comment: the depth and each player's biggest mistakes.
 fn summary(review: &Review, size: BoardSize) -> String {
     let mut text = format!(
-        "Reviewed by Shoutan with {} playouts per position.",
-        review.playouts
+        "Reviewed by Shoutan with {} visits per position.",
+        review.visits_per_position
     );
     for (color, who) in [(Color::Black, "Black"), (Color::White, "White")] {
         let listed: Vec<String> = review

@@ -96,7 +96,8 @@ pub enum Status {
     Seki,
 }
 
-/// What live analysis (`lz-analyze`, `lz-genmove_analyze`) asked for.
+/// What live analysis (`lz-analyze`, `kata-analyze` and their `genmove`
+/// forms) asked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AnalyzeArgs {
     /// The player to analyse for (default: the player to move).
@@ -105,6 +106,17 @@ pub struct AnalyzeArgs {
     pub interval: Duration,
     /// Report at most this many moves.
     pub max_moves: Option<u32>,
+    /// Add the ownership of every point (`kata-analyze … ownership true`).
+    pub ownership: bool,
+}
+
+/// Which symmetries `kata-raw-nn` evaluates under.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Symmetries {
+    /// All eight, one answer each.
+    All,
+    /// This one (0 to 7).
+    One(shoutan_nn::Symmetry),
 }
 
 /// A GTP command with its arguments checked for form.
@@ -176,6 +188,21 @@ pub enum Command {
     LzAnalyze(AnalyzeArgs),
     /// `lz-genmove_analyze …`
     LzGenmoveAnalyze(Color, AnalyzeArgs),
+    /// `kata-analyze …`
+    KataAnalyze(AnalyzeArgs),
+    /// `kata-genmove_analyze …`
+    KataGenmoveAnalyze(Color, AnalyzeArgs),
+    /// `kata-raw-nn [COLOR] SYMMETRY|all`: the network's raw outputs.
+    KataRawNn {
+        /// Evaluate as if this player were to move.
+        color: Option<Color>,
+        /// Under which symmetries.
+        symmetries: Symmetries,
+    },
+    /// `kata-set-rules RULES`: a ruleset name or KataGo's short form.
+    KataSetRules(String),
+    /// `kata-get-rules`
+    KataGetRules,
 }
 
 /// The commands this engine knows, as `list_commands` lists them.
@@ -208,6 +235,11 @@ pub const COMMANDS: &[&str] = &[
     "kgs-game_over",
     "lz-analyze",
     "lz-genmove_analyze",
+    "kata-analyze",
+    "kata-genmove_analyze",
+    "kata-raw-nn",
+    "kata-set-rules",
+    "kata-get-rules",
 ];
 
 /// Why a line is not a command.
@@ -441,6 +473,18 @@ fn parse_command(name: &str, args: &[&str]) -> Result<Command, ParseError> {
             Ok(Command::KgsRules(r.to_owned()))
         }
         "lz-analyze" => parse_analyze(args).map(|(_, a)| Command::LzAnalyze(a)),
+        "kata-analyze" => parse_analyze(args).map(|(_, a)| Command::KataAnalyze(a)),
+        "kata-genmove_analyze" => {
+            let (color, a) = parse_analyze(args)?;
+            let color = color.ok_or_else(|| syntax("usage: kata-genmove_analyze COLOR …"))?;
+            Ok(Command::KataGenmoveAnalyze(color, a))
+        }
+        "kata-raw-nn" => parse_raw_nn(args),
+        "kata-set-rules" => match args {
+            [] => Err(syntax("usage: kata-set-rules RULES")),
+            words => Ok(Command::KataSetRules(words.join(" "))),
+        },
+        "kata-get-rules" => none(Command::KataGetRules),
         "lz-genmove_analyze" => {
             let (c, a) = parse_analyze(args)?;
             let c = c.ok_or_else(|| syntax("usage: lz-genmove_analyze COLOR [INTERVAL]"))?;
@@ -478,6 +522,7 @@ fn parse_analyze(args: &[&str]) -> Result<(Option<Color>, AnalyzeArgs), ParseErr
         color: None,
         interval: Duration::from_secs(1),
         max_moves: None,
+        ownership: false,
     };
     let mut rest = args;
     if let Some((first, tail)) = rest.split_first()
@@ -502,13 +547,43 @@ fn parse_analyze(args: &[&str]) -> Result<(Option<Color>, AnalyzeArgs), ParseErr
             "minmoves" => {
                 number::<u32>(value, "minmoves")?;
             }
-            "ownership" | "ownershipStdev" | "movesOwnership" | "pvVisits" => {}
+            "ownership" => out.ownership = boolean(value, "ownership")?,
+            "ownershipStdev" | "movesOwnership" | "pvVisits" | "rootInfo" => {
+                boolean(value, key)?;
+            }
             _ => return Err(syntax(format!("unknown analysis option {key:?}"))),
         }
         rest = tail;
     }
     out.interval = out.interval.max(Duration::from_millis(10));
     Ok((out.color, out))
+}
+
+fn boolean(text: &str, what: &str) -> Result<bool, ParseError> {
+    match text.to_ascii_lowercase().as_str() {
+        "true" | "1" => Ok(true),
+        "false" | "0" => Ok(false),
+        _ => Err(syntax(format!("{what}: expected true or false, got {text:?}"))),
+    }
+}
+
+/// `kata-raw-nn [COLOR] SYMMETRY`, the symmetry 0 to 7 or `all`.
+fn parse_raw_nn(args: &[&str]) -> Result<Command, ParseError> {
+    let usage = || syntax("usage: kata-raw-nn [COLOR] SYMMETRY (0 to 7, or all)");
+    let (color, rest) = match args.split_first() {
+        Some((first, rest)) if first.parse::<Color>().is_ok() => (first.parse().ok(), rest),
+        _ => (None, args),
+    };
+    let [symmetry] = rest else {
+        return Err(usage());
+    };
+    let symmetries = if symmetry.eq_ignore_ascii_case("all") {
+        Symmetries::All
+    } else {
+        let n: u32 = symmetry.parse().map_err(|_| usage())?;
+        Symmetries::One(shoutan_nn::Symmetry::new(n).map_err(|e| syntax(e.to_string()))?)
+    };
+    Ok(Command::KataRawNn { color, symmetries })
 }
 
 #[cfg(test)]

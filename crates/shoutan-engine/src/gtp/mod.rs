@@ -7,6 +7,8 @@ mod command;
 mod lz;
 mod session;
 
-pub use command::{AnalyzeArgs, COMMANDS, Command, Line, ParseError, Status, Vertex, parse_line};
-pub use lz::{info_line, move_text};
+pub use command::{
+    AnalyzeArgs, COMMANDS, Command, Line, ParseError, Status, Symmetries, Vertex, parse_line,
+};
+pub use lz::{info_line, kata_info_line, move_text};
 pub use session::{Response, Session, SessionOptions, Strength};

@@ -3,7 +3,10 @@
 //! [`shoutan_rules::Game`], so legality (superko included) and counting are
 //! the rules engine's.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+use shoutan_nn::Network;
 
 use shoutan_rules::{
     BoardSize, ByColor, Color, Game, GameResult, Handicap, Move, Phase, Point, Ruleset, Score,
@@ -14,7 +17,8 @@ use shoutan_sgf::{GameInfo, GameTree, ReplayOptions};
 use super::command::{
     AnalyzeArgs, COMMANDS, Command, Line, ParseError, Status, Vertex, parse_line,
 };
-use super::lz::{info_line, move_text};
+use super::command::Symmetries;
+use super::lz::{info_line, kata_info_line, move_text};
 use crate::analysis::Analysis;
 use crate::clock::{ClockReading, TimeControl};
 use crate::engine::{Budget, Decision, Engine, EngineConfig, Mode, Reporter, StopHandle};
@@ -25,8 +29,8 @@ use crate::level::Level;
 pub enum Strength {
     /// A level from 1 to 10 (see [`Level`]).
     Level(Level),
-    /// A fixed number of playouts per move.
-    Playouts(u64),
+    /// A fixed number of visits per move.
+    Visits(u64),
     /// A fixed time per move (the clock, if any, may shorten it).
     Time(Duration),
 }
@@ -99,7 +103,7 @@ struct Setup {
 ///
 /// ```
 /// use shoutan_engine::gtp::{Session, SessionOptions, Strength};
-/// let mut gtp = Session::new(SessionOptions { strength: Strength::Playouts(100), ..SessionOptions::default() });
+/// let mut gtp = Session::new(SessionOptions { strength: Strength::Visits(20), ..SessionOptions::default() });
 /// assert_eq!(gtp.handle("boardsize 9").as_deref(), Some("=\n\n"));
 /// assert_eq!(gtp.handle("1 play b e5").as_deref(), Some("=1\n\n"));
 /// assert_eq!(gtp.handle("2 play w e5").as_deref(), Some("?2 illegal move: E5 is occupied\n\n"));
@@ -118,9 +122,16 @@ pub struct Session {
 }
 
 impl Session {
-    /// A session on an empty 19×19 board.
+    /// A session on an empty 19×19 board, thinking with the built-in
+    /// network.
     #[must_use]
     pub fn new(options: SessionOptions) -> Session {
+        Session::with_network(options, crate::builtin_network())
+    }
+
+    /// A session on an empty 19×19 board, thinking with `network`.
+    #[must_use]
+    pub fn with_network(options: SessionOptions, network: Arc<Network>) -> Session {
         let mut config = options.engine;
         if let Strength::Level(level) = options.strength {
             config.temperature = level.temperature();
@@ -136,7 +147,7 @@ impl Session {
         let time = TimeControl::None;
         Session {
             options,
-            engine: Engine::new(config),
+            engine: Engine::with_network(config, network),
             setup,
             game,
             time,
@@ -197,36 +208,23 @@ impl Session {
             ))
         };
         match command {
-            Command::LzAnalyze(args) => {
-                if let Err(e) = self.ready_for_analysis() {
-                    out(&Response::Failure(e).to_gtp(line.id));
-                    return;
-                }
-                header(out);
-                self.lz_analyze(args, stop, out);
-                out("\n");
-            }
-            Command::LzGenmoveAnalyze(color, args) => {
-                if let Err(e) = self.ready_for_analysis() {
-                    out(&Response::Failure(e).to_gtp(line.id));
-                    return;
-                }
-                header(out);
-                let mut report = |a: &Analysis| {
-                    let info = info_line(a, args.max_moves);
-                    if !info.is_empty() {
-                        out(&format!("{info}\n"));
-                    }
-                };
-                let reporter = Reporter {
-                    every: args.interval,
-                    report: &mut report,
-                };
-                let played = self.genmove(color, Mode::Normal, stop, Some(reporter));
-                match played {
-                    Ok(text) => out(&format!("play {text}\n\n")),
-                    Err(e) => out(&format!("play pass\n\n# {e}\n")),
-                }
+            Command::LzAnalyze(args) => self.stream(line.id, out, |session, out| {
+                session.analyze(args, stop, out, |a| info_line(a, args.max_moves));
+            }),
+            Command::KataAnalyze(args) => self.stream(line.id, out, |session, out| {
+                session.analyze(args, stop, out, |a| {
+                    kata_info_line(a, args.max_moves, args.ownership)
+                });
+            }),
+            Command::LzGenmoveAnalyze(color, args) => self.stream(line.id, out, |session, out| {
+                session.genmove_analyze(color, args, stop, out, |a| info_line(a, args.max_moves));
+            }),
+            Command::KataGenmoveAnalyze(color, args) => {
+                self.stream(line.id, out, |session, out| {
+                    session.genmove_analyze(color, args, stop, out, |a| {
+                        kata_info_line(a, args.max_moves, args.ownership)
+                    });
+                });
             }
             command => {
                 let response = match self.execute(command, stop) {
@@ -246,10 +244,34 @@ impl Session {
         }
     }
 
-    fn lz_analyze(&mut self, args: AnalyzeArgs, stop: &StopHandle, out: &mut dyn FnMut(&str)) {
+    /// Answers a streaming command: its header, what `body` writes, the
+    /// closing empty line; or the failure when there is nothing to analyse.
+    fn stream(
+        &mut self,
+        id: Option<u32>,
+        out: &mut dyn FnMut(&str),
+        body: impl FnOnce(&mut Session, &mut dyn FnMut(&str)),
+    ) {
+        if let Err(e) = self.ready_for_analysis() {
+            out(&Response::Failure(e).to_gtp(id));
+            return;
+        }
+        out(&format!("={}\n", id.map(|n| n.to_string()).unwrap_or_default()));
+        body(self, out);
+        out("\n");
+    }
+
+    /// Analyses until stopped, writing a report line every interval.
+    fn analyze(
+        &mut self,
+        args: AnalyzeArgs,
+        stop: &StopHandle,
+        out: &mut dyn FnMut(&str),
+        format: impl Fn(&Analysis) -> String,
+    ) {
         let color = args.color.unwrap_or(self.game.to_move());
         let mut report = |a: &Analysis| {
-            let info = info_line(a, args.max_moves);
+            let info = format(a);
             if !info.is_empty() {
                 out(&format!("{info}\n"));
             }
@@ -266,6 +288,33 @@ impl Session {
             stop,
             Some(reporter),
         );
+    }
+
+    /// Thinks for a move, reporting as it goes, then plays it and ends
+    /// with `play MOVE`.
+    fn genmove_analyze(
+        &mut self,
+        color: Color,
+        args: AnalyzeArgs,
+        stop: &StopHandle,
+        out: &mut dyn FnMut(&str),
+        format: impl Fn(&Analysis) -> String,
+    ) {
+        let mut report = |a: &Analysis| {
+            let info = format(a);
+            if !info.is_empty() {
+                out(&format!("{info}\n"));
+            }
+        };
+        let reporter = Reporter {
+            every: args.interval,
+            report: &mut report,
+        };
+        let played = self.genmove(color, Mode::Normal, stop, Some(reporter));
+        match played {
+            Ok(text) => out(&format!("play {text}\n")),
+            Err(e) => out(&format!("play pass\n# {e}\n")),
+        }
     }
 
     /// Executes a command that answers in one response.
@@ -364,10 +413,7 @@ impl Session {
                 self.set_handicap(points).map(|_| String::new())
             }
             Command::FinalScore => {
-                let (status, _) = self
-                    .engine
-                    .final_status(&self.game)
-                    .map_err(|e| format!("cannot score: {e}"))?;
+                let status = self.engine.final_status(&self.game).status;
                 let counted = count(self.game.board(), &status.dead, &self.game.count_settings());
                 ok(match counted.result() {
                     GameResult::Draw => "0".to_owned(),
@@ -375,10 +421,7 @@ impl Session {
                 })
             }
             Command::FinalStatusList(wanted) => {
-                let (status, _) = self
-                    .engine
-                    .final_status(&self.game)
-                    .map_err(|e| format!("cannot score: {e}"))?;
+                let status = self.engine.final_status(&self.game).status;
                 let board = self.game.board();
                 let size = board.size();
                 let mut seen = shoutan_rules::PointSet::new(size);
@@ -436,9 +479,42 @@ impl Session {
                 }
             }
             Command::KgsGameOver => ok(""),
-            Command::LzAnalyze(_) | Command::LzGenmoveAnalyze(..) => {
-                Err("analysis streams its answer".into())
+            Command::KataRawNn { color, symmetries } => {
+                let color = color.unwrap_or(self.game.to_move());
+                let chosen: Vec<shoutan_nn::Symmetry> = match symmetries {
+                    Symmetries::All => shoutan_nn::Symmetry::ALL.to_vec(),
+                    Symmetries::One(s) => vec![s],
+                };
+                let mut text = String::new();
+                for symmetry in chosen {
+                    let evaluation = self
+                        .engine
+                        .raw_evaluation(&self.game, color, symmetry)
+                        .map_err(|e| format!("cannot evaluate: {e}"))?;
+                    text.push('\n');
+                    text.push_str(&evaluation.kata_raw_nn(symmetry));
+                }
+                ok(text)
             }
+            Command::KataSetRules(text) => {
+                let nn = shoutan_nn::NnRules::parse_katago(&text)
+                    .map_err(|e| format!("unknown rules: {e}"))?;
+                let rules = nn.to_ruleset(&self.setup.ruleset);
+                let before = self.setup.ruleset;
+                self.setup.ruleset = rules;
+                self.rebuild()
+                    .inspect_err(|_| self.setup.ruleset = before)?;
+                ok("")
+            }
+            Command::KataGetRules => ok(shoutan_nn::NnRules::from_ruleset(
+                self.game.ruleset(),
+                self.game.komi(),
+            )
+            .katago_json()),
+            Command::LzAnalyze(_)
+            | Command::LzGenmoveAnalyze(..)
+            | Command::KataAnalyze(_)
+            | Command::KataGenmoveAnalyze(..) => Err("analysis streams its answer".into()),
         }
     }
 
@@ -531,7 +607,7 @@ impl Session {
         let clock = Budget::from_clock(&self.time, &self.clocks[color], &self.game);
         let own = match self.options.strength {
             Strength::Level(level) => level.budget(self.game.size().area()),
-            Strength::Playouts(p) => Budget::playouts(p),
+            Strength::Visits(v) => Budget::visits(v),
             Strength::Time(t) => Budget::time(t),
         };
         own.and(clock)

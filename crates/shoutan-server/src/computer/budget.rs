@@ -1,4 +1,4 @@
-//! How long the computer may think: its level's playouts, within what the
+//! How long the computer may think: its level's visits, within what the
 //! game's clock allows (the engine's time management, fed with the
 //! server's authoritative clock).
 
@@ -115,7 +115,7 @@ pub fn engine_clock(
     }
 }
 
-/// The budget of the next move: the level's own (its playouts, within its
+/// The budget of the next move: the level's own (its visits, within its
 /// time per move for the board's size), never more than the clock allows.
 #[must_use]
 pub fn budget(level: Level, game: &Game, clock: &Clock, color: Color, at: Instant) -> Budget {
@@ -139,7 +139,7 @@ mod tests {
     }
 
     #[test]
-    fn the_level_caps_the_playouts_and_the_clock_the_time() {
+    fn the_level_caps_the_visits_and_the_clock_the_time() {
         let game = Game::new(BoardSize::NINE, Ruleset::CHINESE);
         let beginner = Level::BEGINNER;
         let b = budget(
@@ -149,7 +149,7 @@ mod tests {
             Color::Black,
             Instant::ORIGIN,
         );
-        assert_eq!(b.playouts, Some(30));
+        assert_eq!(b.visits, Some(1));
         assert_eq!(b.time, Some(Level::max_time(81)));
         // Without a clock: the level's own budget; at full strength, at
         // most 3 s a move on 9×9 and 6 s on 19×19, even with a long clock.
@@ -160,7 +160,7 @@ mod tests {
         );
         let full = budget(Level::FULL, &game, &none, Color::Black, Instant::ORIGIN);
         assert_eq!(
-            (full.playouts, full.time),
+            (full.visits, full.time),
             (None, Some(Duration::from_secs(3)))
         );
         let big = Game::new(BoardSize::NINETEEN, Ruleset::CHINESE);

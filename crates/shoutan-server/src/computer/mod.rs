@@ -14,6 +14,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use shoutan_engine::Level;
+use shoutan_nn::Network;
 use shoutan_rules::Color;
 use shoutan_store::{NewUser, Store, StoreError, User, UserId, name_key, name_skeleton};
 use tokio::sync::Semaphore;
@@ -43,14 +44,19 @@ pub struct Computer {
     accounts: BTreeMap<Level, User>,
     levels: BTreeMap<UserId, Level>,
     pool: Arc<Semaphore>,
+    network: Arc<Network>,
 }
 
 impl Computer {
     /// Finds (or, on the first start, makes) the account of every level,
     /// declaring the rank the level measured (an account made before a new
     /// measurement declares the new rank; its rating moves with its games
-    /// as before); searches run `workers` at a time.
-    pub async fn open(store: &dyn Store, workers: usize) -> Result<Computer, StoreError> {
+    /// as before); searches run `workers` at a time, with `network`.
+    pub async fn open(
+        store: &dyn Store,
+        workers: usize,
+        network: Arc<Network>,
+    ) -> Result<Computer, StoreError> {
         let mut accounts = BTreeMap::new();
         for n in 1..=10u8 {
             let level = Level::new(n).map_err(|e| StoreError::Corrupt(e.to_string()))?;
@@ -89,6 +95,7 @@ impl Computer {
             accounts,
             levels,
             pool: Arc::new(Semaphore::new(workers.max(1))),
+            network,
         })
     }
 
@@ -121,6 +128,7 @@ impl Computer {
                     color,
                     level,
                     Arc::clone(&self.pool),
+                    Arc::clone(&self.network),
                 );
                 tokio::spawn(player.run());
             }

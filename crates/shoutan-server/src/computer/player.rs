@@ -17,6 +17,7 @@
 use std::sync::Arc;
 
 use shoutan_engine::{Decision, Engine, EngineConfig, Level, Mode, StopHandle};
+use shoutan_nn::Network;
 use shoutan_rules::{Color, Game, Phase, PointSet, fixed_handicap};
 use shoutan_store::UserId;
 use tokio::sync::Semaphore;
@@ -28,9 +29,10 @@ use crate::live::protocol::ClientMessage;
 use crate::live::state::LiveState;
 use crate::time;
 
-/// The largest search tree of one computer game, in nodes of 32 bytes
-/// (16 MB): the engine reserves what a move's budget needs, up to this.
-const MAX_NODES: usize = 500_000;
+/// The largest search tree of one computer game, in nodes: a move at
+/// full strength visits a few thousand; the bound keeps a game's tree
+/// (nodes and the legal moves of expanded ones) within tens of megabytes.
+const MAX_NODES: u32 = 50_000;
 
 /// What the computer knows of a counting phase.
 #[derive(Default)]
@@ -53,6 +55,7 @@ pub(super) struct ComputerPlayer {
     color: Color,
     level: Level,
     pool: Arc<Semaphore>,
+    network: Arc<Network>,
     engine: Option<Engine>,
     next_id: u64,
     counting: CountingView,
@@ -66,14 +69,8 @@ impl ComputerPlayer {
         color: Color,
         level: Level,
         pool: Arc<Semaphore>,
+        network: Arc<Network>,
     ) -> ComputerPlayer {
-        let config = EngineConfig {
-            threads: 1,
-            max_nodes: MAX_NODES,
-            temperature: level.temperature(),
-            seed: fastrand::u64(..),
-            ..EngineConfig::default()
-        };
         ComputerPlayer {
             handle,
             user: user.0,
@@ -84,7 +81,8 @@ impl ComputerPlayer {
             color,
             level,
             pool,
-            engine: Some(Engine::new(config)),
+            engine: Some(engine(level, &network)),
+            network,
             next_id: 1,
             counting: CountingView::default(),
             disputed: false,
@@ -218,16 +216,7 @@ impl ComputerPlayer {
             }
             Err(e) => {
                 tracing::error!(game = self.handle.id, "the computer's search failed: {e}");
-                let config = EngineConfig {
-                    seed: fastrand::u64(..),
-                    ..EngineConfig::default()
-                };
-                self.engine = Some(Engine::new(EngineConfig {
-                    threads: 1,
-                    max_nodes: MAX_NODES,
-                    temperature: self.level.temperature(),
-                    ..config
-                }));
+                self.engine = Some(engine(self.level, &self.network));
                 None
             }
         }
@@ -274,14 +263,9 @@ impl ComputerPlayer {
         let turns = game.turns().len();
         if self.counting.turns != turns || self.counting.dead.is_none() {
             let position = game.clone();
-            let judged = self
-                .think(move |engine| {
-                    engine
-                        .final_status(&position)
-                        .map(|(status, _)| status.dead)
-                })
+            let dead = self
+                .think(move |engine| engine.final_status(&position).status.dead)
                 .await?;
-            let dead = judged.unwrap_or_else(|_| game.dead_stones().clone());
             self.counting = CountingView {
                 turns,
                 toggles_left: differing_groups(game, &dead).len(),
@@ -306,6 +290,19 @@ impl ComputerPlayer {
             ClientMessage::Dispute
         })
     }
+}
+
+/// A fresh engine for a seat at `level`: one search thread (the pool
+/// bounds how many run at once), the level's temperature.
+fn engine(level: Level, network: &Arc<Network>) -> Engine {
+    let config = EngineConfig {
+        threads: 1,
+        max_nodes: MAX_NODES,
+        temperature: level.temperature(),
+        seed: fastrand::u64(..),
+        ..EngineConfig::default()
+    };
+    Engine::with_network(config, Arc::clone(network))
 }
 
 /// One stone of each group whose marks differ from `dead`.

@@ -374,17 +374,10 @@ impl Actor {
                 if self.counting.estimates < ESTIMATES_PER_GAME {
                     self.counting.estimates += 1;
                     let shared = Arc::clone(&self.shared);
-                    let (board, to_move, ruleset) = (
-                        self.state.game.board().clone(),
-                        self.state.game.to_move(),
-                        *self.state.game.ruleset(),
-                    );
+                    let game = self.state.game.clone();
                     self.counting.proposal = Some(Proposal {
                         estimate: tokio::spawn(async move {
-                            shared
-                                .estimates
-                                .dead_stones(&board, to_move, &ruleset)
-                                .await
+                            shared.estimates.dead_stones(game).await
                         }),
                     });
                 }

@@ -1,14 +1,16 @@
-//! The dead-stone proposal that opens counting: the estimator costs tens
-//! of milliseconds of CPU on 19×19 and any client can open counting, so it
-//! runs on a small pool of its own, each position is estimated once (a
-//! cache by position), and each game gets a bounded number of estimates.
+//! The dead-stone proposal that opens counting: the network's judgement
+//! (`shoutan_engine::judge`) costs tens of milliseconds of CPU on 19×19
+//! and any client can open counting, so it runs on a small pool of its
+//! own, each position is judged once (a cache by position), and each game
+//! gets a bounded number of estimates.
 //! When the pool is full or a game's estimates are spent, counting opens
 //! without a proposal and the players mark the dead stones themselves.
 
 use std::collections::{HashMap, VecDeque};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
-use shoutan_rules::{Board, Color, PointSet, Ruleset, estimate};
+use shoutan_nn::Network;
+use shoutan_rules::{Color, Game, PointSet, Ruleset, Score};
 
 use crate::blocking::{BlockingPool, Busy};
 
@@ -27,12 +29,14 @@ struct Position {
     size: u8,
     to_move: Color,
     ruleset: Ruleset,
+    komi: Score,
 }
 
 /// The server's estimator: its pool and its cache.
 #[derive(Debug)]
 pub struct Estimates {
     pool: BlockingPool,
+    network: Arc<Network>,
     cache: Mutex<Cache>,
 }
 
@@ -54,36 +58,33 @@ pub enum NoProposal {
 }
 
 impl Estimates {
-    /// At most `size` estimates at once.
+    /// At most `size` estimates at once, made with `network`.
     #[must_use]
-    pub fn new(size: usize) -> Estimates {
+    pub fn new(size: usize, network: Arc<Network>) -> Estimates {
         Estimates {
             pool: BlockingPool::new("estimate", size, QUEUE),
+            network,
             cache: Mutex::new(Cache::default()),
         }
     }
 
-    /// The stones the server proposes dead on `board` with `to_move` to
-    /// play: from the cache, or estimated on the pool.
-    pub async fn dead_stones(
-        &self,
-        board: &Board,
-        to_move: Color,
-        ruleset: &Ruleset,
-    ) -> Result<PointSet, NoProposal> {
+    /// The stones the server proposes dead in `game`'s position: from the
+    /// cache, or judged on the pool.
+    pub async fn dead_stones(&self, game: Game) -> Result<PointSet, NoProposal> {
         let key = Position {
-            hash: board.hash(),
-            size: board.size().get(),
-            to_move,
-            ruleset: *ruleset,
+            hash: game.board().hash(),
+            size: game.size().get(),
+            to_move: game.to_move(),
+            ruleset: *game.ruleset(),
+            komi: game.komi(),
         };
         if let Some(dead) = self.cached(&key) {
             return Ok(dead);
         }
-        let (board, ruleset) = (board.clone(), *ruleset);
+        let network = Arc::clone(&self.network);
         let dead = self
             .pool
-            .run(move || estimate(&board, to_move, &ruleset).dead)
+            .run(move || shoutan_engine::judge(&network, &game).status.dead)
             .await?;
         if let Ok(mut cache) = self.cache.lock() {
             if cache.order.len() == CACHED
@@ -111,7 +112,7 @@ mod tests {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_position_is_estimated_once_and_a_full_pool_refuses() {
         // A lone black stone in white's area: proposed dead.
-        let board: Board = "
+        let board: shoutan_rules::Board = "
             . . . . . . . . .
             . . . . . . . . .
             X X X X X X X X X
@@ -124,15 +125,18 @@ mod tests {
             .parse()
             .unwrap();
         let size = board.size();
-        let ruleset = Ruleset::CHINESE;
+        let game = |to_move| {
+            Game::builder(size)
+                .position(board.clone(), to_move)
+                .build()
+                .unwrap()
+        };
         let estimates = Arc::new(Estimates {
             pool: BlockingPool::new("estimate", 1, 0),
+            network: shoutan_engine::builtin_network(),
             cache: Mutex::new(Cache::default()),
         });
-        let first = estimates
-            .dead_stones(&board, Color::Black, &ruleset)
-            .await
-            .unwrap();
+        let first = estimates.dead_stones(game(Color::Black)).await.unwrap();
         assert!(first.contains(size.point(6, 6).unwrap()));
         // Hold the pool's only place.
         let (release, held) = std::sync::mpsc::channel::<()>();
@@ -142,13 +146,10 @@ mod tests {
         };
         tokio::time::sleep(std::time::Duration::from_millis(100)).await;
         // The estimated position still answers, from the cache ...
-        let again = estimates
-            .dead_stones(&board, Color::Black, &ruleset)
-            .await
-            .unwrap();
+        let again = estimates.dead_stones(game(Color::Black)).await.unwrap();
         assert_eq!(again, first);
         // ... and a new one is refused at once, not queued.
-        let refused = estimates.dead_stones(&board, Color::White, &ruleset).await;
+        let refused = estimates.dead_stones(game(Color::White)).await;
         assert!(matches!(refused, Err(NoProposal::Busy(_))), "{refused:?}");
         release.send(()).unwrap();
         assert!(holder.await.unwrap().is_ok());

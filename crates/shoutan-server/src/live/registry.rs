@@ -185,7 +185,7 @@ impl Shared {
         (
             Arc::new(Shared {
                 store,
-                estimates: Estimates::new(config.estimate_workers),
+                estimates: Estimates::new(config.estimate_workers, Arc::clone(&config.network)),
                 config,
                 games: Mutex::new(HashMap::new()),
                 endings,

@@ -27,8 +27,8 @@ const MAX_LIVE: usize = 3;
 pub struct ComputerLevel {
     /// 1 (beginner) to 10 (full strength).
     pub level: u8,
-    /// Playouts per move (`null` at full strength, which uses its clock).
-    pub playouts: Option<u64>,
+    /// Visits per move (`null` at full strength, which uses its clock).
+    pub visits: Option<u64>,
     /// Its strength on each board size it was measured on, smallest first.
     pub ranks: &'static [MeasuredRank],
     /// Its account: name, rating, games.
@@ -47,7 +47,7 @@ pub async fn levels(State(app): State<AppState>) -> Result<Json<Vec<ComputerLeve
             .unwrap_or_else(|| account.clone());
         out.push(ComputerLevel {
             level: level.get(),
-            playouts: level.playouts(),
+            visits: level.visits(),
             ranks: level.measured_ranks(),
             player: PlayerView::from(&user),
         });

@@ -3,9 +3,10 @@
 
 mod failover;
 mod levels;
+mod nn;
+mod nn_agreement;
 mod pairing;
 mod playouts;
-mod predict;
 mod server;
 mod strength;
 
@@ -14,15 +15,19 @@ use std::process::ExitCode;
 /// What to measure.
 #[derive(clap::Subcommand)]
 pub enum Command {
-    /// Light playouts per second of the rules engine, and the engine's
-    /// inside its search; single-threaded.
+    /// Light playouts per second of the rules engine's estimator;
+    /// single-threaded.
     Playouts(playouts::Args),
     /// One Swiss and one McMahon round over 1,000 and 2,000 players.
     Pairing(pairing::Args),
-    /// How often the move knowledge alone predicts the moves of records.
-    Predict(predict::Args),
-    /// Playing strength against GNU Go, with playouts per second in the search.
+    /// Playing strength against a GTP opponent (GNU Go, Pachi, KataGo),
+    /// with visits per second in the search.
     Strength(strength::Args),
+    /// Network evaluations per second: one thread and two, batches of 1
+    /// and 8.
+    Nn(nn::Args),
+    /// How closely our network's outputs agree with KataGo's own.
+    NnAgreement(nn_agreement::Args),
     /// Each level's rank, fitted to the games the levels played.
     Levels(levels::Args),
     /// The game server under load: moves/s and send-to-opponent latency.
@@ -37,8 +42,9 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
     match command {
         Command::Playouts(args) => playouts::run(args),
         Command::Pairing(args) => pairing::run(args),
-        Command::Predict(args) => predict::run(args),
         Command::Strength(args) => strength::run(args),
+        Command::Nn(args) => nn::run(args),
+        Command::NnAgreement(args) => nn_agreement::run(args),
         Command::Levels(args) => levels::run(args),
         Command::Server(args) => server::run(args),
         Command::Failover(args) => failover::run(args),

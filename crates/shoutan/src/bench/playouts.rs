@@ -1,14 +1,12 @@
-//! `shoutan bench playouts`: light playouts per second, single-threaded, on
-//! 9×9 and 19×19; then the engine's playouts per second inside its search
-//! (its policy, the tree, the priors: what a player's opponent runs), one
-//! thread, from the empty board and from a middle-game position. Medians of
-//! several timed rounds.
+//! `shoutan bench playouts`: light playouts per second of the rules
+//! engine (the estimator `shoutan_rules::estimate` runs them; the computer
+//! player thinks with the network, see `bench nn`), single-threaded, on
+//! 9×9 and 19×19. Medians of several timed rounds.
 
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use shoutan_engine::{Budget, Engine, EngineConfig, StopHandle};
-use shoutan_rules::{Board, BoardSize, Color, Game, Move, Ruleset, Suicide, light_playout};
+use shoutan_rules::{Board, BoardSize, Color, Suicide, light_playout};
 
 /// Arguments.
 #[derive(clap::Args)]
@@ -32,24 +30,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let rates = (0..args.rounds).map(|r| rate(size, round, r as u64));
         report(&format!("{size}: light"), rates, &args);
     }
-    for size in [BoardSize::NINE, BoardSize::NINETEEN] {
-        let empty = Game::new(size, Ruleset::CHINESE);
-        let middle = middle_game(size);
-        for (name, game) in [("empty board", &empty), ("middle game", &middle)] {
-            // One engine, its tree's arena allocated by an untimed first
-            // search, each round from a fresh root.
-            let mut engine = engine();
-            search_rate(&mut engine, game, round);
-            let rates: Vec<f64> = (0..args.rounds)
-                .map(|_| search_rate(&mut engine, game, round))
-                .collect();
-            report(
-                &format!("{size}: engine search, {name}"),
-                rates.into_iter(),
-                &args,
-            );
-        }
-    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -65,55 +45,6 @@ fn report(what: &str, rates: impl Iterator<Item = f64>, args: &Args) {
         rates[0],
         rates[rates.len() - 1]
     );
-}
-
-/// One thread, no early stop.
-fn engine() -> Engine {
-    Engine::new(EngineConfig {
-        threads: 1,
-        resign_below: 0.0,
-        ..EngineConfig::default()
-    })
-}
-
-/// The playouts per second of `engine` searching `game` for `round` from
-/// a fresh root.
-fn search_rate(engine: &mut Engine, game: &Game, round: Duration) -> f64 {
-    engine.clear();
-    engine
-        .analyze(
-            game,
-            game.to_move(),
-            Budget::time(round),
-            &StopHandle::new(),
-            None,
-        )
-        .map_or(0.0, |a| a.playouts_per_second())
-}
-
-/// A middle-game position, always the same: the engine plays itself from
-/// the empty board with 200 playouts a move (one thread, a fixed seed)
-/// until a third of the points hold stones.
-fn middle_game(size: BoardSize) -> Game {
-    let mut game = Game::new(size, Ruleset::CHINESE);
-    let mut engine = engine();
-    let stop = StopHandle::new();
-    while game.board().stone_count(Color::Black) + game.board().stone_count(Color::White)
-        < size.area() / 3
-    {
-        let color = game.to_move();
-        // `analyze` runs exactly its playouts (a move may stop early).
-        let Ok(analysis) = engine.analyze(&game, color, Budget::playouts(200), &stop, None) else {
-            break;
-        };
-        let Some(Move::Play(p)) = analysis.moves.first().map(|m| m.mv) else {
-            break;
-        };
-        if game.play(color, p).is_err() {
-            break;
-        }
-    }
-    game
 }
 
 fn rate(size: BoardSize, round: Duration, seed: u64) -> f64 {

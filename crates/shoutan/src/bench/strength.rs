@@ -1,8 +1,9 @@
-//! `shoutan bench strength`: the engine against GNU Go, for the playing
-//! strength figure of the closing notes (a benchmark, not a test): N games
-//! with alternating colours, a fixed time per move for our engine, GNU Go at
-//! a fixed level; prints every result, the win rate with its 95 % Wilson
-//! interval, and the playouts per second measured inside the search.
+//! `shoutan bench strength`: the engine against another GTP engine (GNU Go
+//! by default; Pachi or KataGo with `--opponent`), for the playing strength
+//! figures of the closing notes (a benchmark, not a test): N games with
+//! alternating colours, a fixed time or number of visits per move for our
+//! engine; prints every result, the win rate with its 95 % Wilson interval,
+//! and the visits per second measured inside the search.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -29,6 +30,9 @@ pub struct Args {
     /// Our engine's thinking time per move, in seconds.
     #[arg(long, default_value_t = 1.0)]
     seconds: f64,
+    /// A fixed number of visits per move instead of a time.
+    #[arg(long)]
+    visits: Option<u64>,
     /// Komi.
     #[arg(long, default_value_t = 7.5, allow_hyphen_values = true)]
     komi: f64,
@@ -42,6 +46,10 @@ pub struct Args {
     /// GNU Go's level (0–10).
     #[arg(long, default_value_t = 10)]
     gnugo_level: u8,
+    /// Another opponent's GTP command instead of GNU Go (e.g. `pachi
+    /// --nodcnn` or `katago gtp -model M -config C`).
+    #[arg(long)]
+    opponent: Option<String>,
     /// Our search threads (default: every core).
     #[arg(long)]
     threads: Option<usize>,
@@ -54,7 +62,7 @@ pub struct Args {
 struct Ours {
     session: Session,
     rates: Vec<f64>,
-    playouts: Vec<u64>,
+    visits: Vec<u64>,
 }
 
 impl Player for Ours {
@@ -63,8 +71,8 @@ impl Player for Ours {
         if command.starts_with("genmove")
             && let Some(a) = self.session.last_analysis()
         {
-            self.rates.push(a.playouts_per_second());
-            self.playouts.push(a.playouts);
+            self.rates.push(a.visits_per_second());
+            self.visits.push(a.searched);
         }
         let text = reply.get(1..).unwrap_or("").trim().to_owned();
         if reply.starts_with('=') {
@@ -87,24 +95,30 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(t) = args.threads {
         engine.threads = t.max(1);
     }
+    let strength = match args.visits {
+        Some(v) => Strength::Visits(v.max(1)),
+        None => Strength::Time(Duration::from_secs_f64(args.seconds)),
+    };
     let mut ours = Ours {
         session: Session::new(SessionOptions {
             ruleset: args.rules,
-            strength: Strength::Time(Duration::from_secs_f64(args.seconds)),
+            strength,
             engine,
         }),
         rates: Vec::new(),
-        playouts: Vec::new(),
+        visits: Vec::new(),
     };
     let rules_flag = if args.rules.counting == shoutan_rules::Counting::Territory {
         "--japanese-rules"
     } else {
         "--chinese-rules"
     };
-    let gnugo_command = format!(
-        "{} --mode gtp {rules_flag} --level {}",
-        args.gnugo, args.gnugo_level
-    );
+    let gnugo_command = args.opponent.clone().unwrap_or_else(|| {
+        format!(
+            "{} --mode gtp {rules_flag} --level {}",
+            args.gnugo, args.gnugo_level
+        )
+    });
     let log = std::env::temp_dir().join("shoutan-bench-gnugo.stderr");
     let mut gnugo = GtpProcess::spawn(&gnugo_command, &log)?;
     let gnugo_name = gnugo.identify();
@@ -118,9 +132,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(dir) = &args.sgf_dir {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
+    let thinking = match args.visits {
+        Some(v) => format!("{v} visits/move"),
+        None => format!("{} s/move", args.seconds),
+    };
     println!(
-        "shoutan ({} s/move) vs {gnugo_name} (level {}), {size}, komi {}, {} rules, {} games",
-        args.seconds, args.gnugo_level, settings.komi, args.rules, args.games
+        "shoutan ({thinking}) vs {gnugo_name} ({gnugo_command}), {size}, komi {}, {} rules, {} games",
+        settings.komi, args.rules, args.games
     );
     let mut tally = Tally::default();
     let start = Instant::now();
@@ -147,7 +165,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             write_sgf(&dir.join(format!("game-{:03}.sgf", g + 1)), &played, names)?;
         }
         println!(
-            "game {:>3}: shoutan {} {:>8} ({} moves) — {}   [{}; {:.0} playouts/s]",
+            "game {:>3}: shoutan {} {:>8} ({} moves) — {}   [{}; {:.0} visits/s]",
             g + 1,
             if ours_black { "B" } else { "W" },
             played
@@ -164,11 +182,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     }
     let median = median(&ours.rates);
-    let mean_playouts =
-        ours.playouts.iter().sum::<u64>() as f64 / ours.playouts.len().max(1) as f64;
+    let mean_visits = ours.visits.iter().sum::<u64>() as f64 / ours.visits.len().max(1) as f64;
     println!("shoutan vs {gnugo_name}: {}", tally.summary());
     println!(
-        "search speed: median {median:.0} playouts/s over {} moves, {mean_playouts:.0} playouts per move on average ({:.0} s in all)",
+        "search speed: median {median:.0} visits/s over {} moves, {mean_visits:.0} visits per move on average ({:.0} s in all)",
         ours.rates.len(),
         start.elapsed().as_secs_f64()
     );
