@@ -97,7 +97,7 @@ impl WithSimd for Product<'_> {
         // Register blocks of about a dozen accumulators: 6 rows × 2 vectors
         // of 16 with AVX-512, 3 rows × 4 vectors of 8 with AVX2.
         match S::F32_LANES {
-            16 => product_blocks::<S, 6, 2>(simd, self),
+            16 => product_blocks::<S, 10, 2>(simd, self),
             8 => product_blocks::<S, 3, 4>(simd, self),
             4 => product_blocks::<S, 2, 8>(simd, self),
             _ => product_blocks::<S, 1, 32>(simd, self),
@@ -124,16 +124,21 @@ fn product_blocks<S: Simd, const ROWS: usize, const VECTORS: usize>(simd: S, pro
     let blocks = rows.div_ceil(ROWS);
     // The left matrix interleaved by blocks of rows: depth by depth, the
     // block's `ROWS` values (zeros past the last row).
-    packing.clear();
+    // Every value is written: no need to clear what a previous call left.
     packing.resize(blocks * depth * ROWS, 0.0);
     for (block_index, block) in packing.chunks_exact_mut(depth * ROWS).enumerate() {
         for r in 0..ROWS {
             let row = block_index * ROWS + r;
             if row < rows {
                 let source = &left[row * depth..(row + 1) * depth];
-                for (d, &value) in source.iter().enumerate() {
-                    block[d * ROWS + r] = value;
+                for (packed, &value) in block[r..].iter_mut().step_by(ROWS).zip(source) {
+                    *packed = value;
                 }
+            } else {
+                block[r..]
+                    .iter_mut()
+                    .step_by(ROWS)
+                    .for_each(|packed| *packed = 0.0);
             }
         }
     }
@@ -220,16 +225,18 @@ pub(crate) fn winograd_weights(
     let mut transformed = vec![vec![0.0f32; inputs * outputs]; TILE_ELEMENTS];
     for i in 0..inputs {
         for o in 0..outputs {
-            let g =
-                |y: usize, x: usize| f64::from(weights[((y * 3 + x) * inputs + i) * outputs + o]);
-            for a in 0..INPUT_TILE {
-                for b in 0..INPUT_TILE {
-                    let mut sum = 0.0;
-                    for y in 0..3 {
-                        for x in 0..3 {
-                            sum += G[a][y] * g(y, x) * G[b][x];
-                        }
-                    }
+            let g: [[f64; 3]; 3] = std::array::from_fn(|y| {
+                std::array::from_fn(|x| {
+                    f64::from(weights[((y * 3 + x) * inputs + i) * outputs + o])
+                })
+            });
+            // G g, then (G g) Gᵀ.
+            let left: [[f64; 3]; INPUT_TILE] = G.map(|row| {
+                std::array::from_fn(|x| row.iter().zip(&g).map(|(a, g_row)| a * g_row[x]).sum())
+            });
+            for (a, left_row) in left.iter().enumerate() {
+                for (b, g_row) in G.iter().enumerate() {
+                    let sum: f64 = left_row.iter().zip(g_row).map(|(l, r)| l * r).sum();
                     transformed[a * INPUT_TILE + b][i * outputs + o] = sum as f32;
                 }
             }
@@ -260,7 +267,7 @@ pub(crate) fn winograd_input(
     let side = tiles_per_side(size);
     let boards = input.len() / (size * size * channels);
     let tiles = boards * side * side;
-    transformed.clear();
+    // Every value is written: no need to clear what a previous call left.
     transformed.resize(TILE_ELEMENTS * tiles * channels, 0.0);
     Arch::new().dispatch(InputTransform {
         input,

@@ -234,6 +234,10 @@ pub struct GlobalPoolingBlock {
 
 /// A block of the trunk.
 #[derive(Clone, Debug, PartialEq)]
+#[expect(
+    clippy::large_enum_variant,
+    reason = "a network has a few dozen blocks, read once: boxing would only add indirection"
+)]
 pub enum Block {
     /// `ordinary_block`.
     Ordinary(OrdinaryBlock),
@@ -711,7 +715,7 @@ impl LayerReader<'_> {
         let has_bias = flag(r, &name, "bias flag")?;
         let mean = r.floats(&name, channels)?;
         let variance = r.floats(&name, channels)?;
-        if variance.iter().any(|&v| !(v + epsilon > 0.0)) {
+        if variance.iter().any(|&v| v + epsilon <= 0.0) {
             return Err(ModelError::Corrupt {
                 layer: name,
                 what: "a variance plus epsilon is not positive".to_owned(),

@@ -153,7 +153,6 @@ impl Convolution {
                 let (inputs, outputs) = (first.depth(), first.columns());
                 kernels::winograd_input(input, size, inputs, &mut scratch.transformed);
                 let tiles = scratch.transformed.len() / (kernels::TILE_ELEMENTS * inputs);
-                scratch.products.clear();
                 scratch
                     .products
                     .resize(kernels::TILE_ELEMENTS * tiles * outputs, 0.0);
@@ -396,8 +395,8 @@ impl Network {
         if size == 0 {
             return Err(NetworkError::EmptyBoard);
         }
-        let area = size.checked_mul(size).unwrap_or(usize::MAX);
-        let spatial_len = area.checked_mul(self.spatial_inputs).unwrap_or(usize::MAX);
+        let area = size.saturating_mul(size);
+        let spatial_len = area.saturating_mul(self.spatial_inputs);
         for (index, inputs) in batch.iter().enumerate() {
             if inputs.size != size {
                 return Err(NetworkError::MixedSizes {

@@ -14,7 +14,7 @@ const MODEL_PATH: &str = concat!(
 
 fn model() -> &'static Model {
     static MODEL: OnceLock<Model> = OnceLock::new();
-    MODEL.get_or_init(|| Model::load(MODEL_PATH).unwrap())
+    MODEL.get_or_init(|| Model::load(MODEL_PATH).expect("the shipped model reads"))
 }
 
 fn network() -> &'static Network {

@@ -10,11 +10,11 @@ const MODEL_PATH: &str = concat!(
 );
 
 fn decompressed() -> Vec<u8> {
-    let compressed = std::fs::read(MODEL_PATH).unwrap();
+    let compressed = std::fs::read(MODEL_PATH).expect("the shipped model is there");
     let mut bytes = Vec::new();
     flate2::read::GzDecoder::new(&compressed[..])
         .read_to_end(&mut bytes)
-        .unwrap();
+        .expect("the shipped model is gzip");
     bytes
 }
 
@@ -69,7 +69,7 @@ fn as_text(binary: &[u8]) -> Vec<u8> {
     let mut rest = binary;
     let mut norm_channels = 0;
     while let Some(at) = rest.windows(5).position(|w| w == b"@BIN@") {
-        let header = std::str::from_utf8(&rest[..at]).unwrap();
+        let header = std::str::from_utf8(&rest[..at]).expect("headers are text");
         text.extend_from_slice(header.as_bytes());
         let mut numbers: Vec<f64> = header
             .split_whitespace()
@@ -90,7 +90,7 @@ fn as_text(binary: &[u8]) -> Vec<u8> {
         };
         let data = &rest[at + 5..at + 5 + 4 * count];
         for chunk in data.chunks_exact(4) {
-            let value = f32::from_le_bytes(chunk.try_into().unwrap());
+            let value = f32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
             text.extend_from_slice(format!("{value:e} ").as_bytes());
         }
         rest = &rest[at + 5 + 4 * count..];
@@ -116,7 +116,7 @@ fn replace_line(bytes: &[u8], from: &str, to: &str) -> Vec<u8> {
     let at = bytes
         .windows(from.len())
         .position(|w| w == from.as_bytes())
-        .unwrap();
+        .expect("the line to replace is there");
     [
         &bytes[..at],
         format!("\n{to}\n").as_bytes(),
