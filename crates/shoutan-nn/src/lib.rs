@@ -13,18 +13,11 @@
 //! the format, the features and the post-processing; its outputs for a set
 //! of positions are kept in `tests/data` and the tests compare against them.
 
-mod area;
-mod features;
 mod kernels;
-mod ladder;
 pub mod model;
 mod network;
-mod position;
-mod rules;
 
-pub use network::{Network, RawOutput, Scratch};
-pub use position::Position;
-pub use rules::{KoRule, NnRules, ScoringRule, TaxRule, WhiteHandicapBonus};
+pub use network::{Network, NetworkError, RawOutput, Scratch};
 
 /// Spatial input planes of input version 7 (model versions 8 to 17).
 pub const SPATIAL_FEATURES: usize = 22;
