@@ -1,8 +1,8 @@
 //! KataGo's neural networks, evaluated in Rust.
 //!
-//! - [`model`]: KataGo's model file (`.bin.gz`, and the `.txt.gz` it was
+//! - `model`: KataGo's model file (`.bin.gz`, and the `.txt.gz` it was
 //!   written from), read into a description of the network's layers.
-//! - [`Network`]: the forward pass (convolutions, normalisation, global
+//! - `Network`: the forward pass (convolutions, normalisation, global
 //!   pooling, the policy, value, score and ownership heads) on a batch of
 //!   positions of one board size.
 //! - [`Position`] and [`Inputs`]: a position as the network sees it (the
@@ -14,16 +14,14 @@
 //! of positions are kept in `tests/data` and the tests compare against them.
 
 mod area;
+mod board;
 mod features;
-mod kernels;
+mod history;
 mod ladder;
-pub mod model;
-mod network;
 mod position;
 mod rules;
 
-pub use network::{Network, RawOutput, Scratch};
-pub use position::Position;
+pub use position::{Position, PositionError};
 pub use rules::{KoRule, NnRules, ScoringRule, TaxRule, WhiteHandicapBonus};
 
 /// Spatial input planes of input version 7 (model versions 8 to 17).
