@@ -336,3 +336,73 @@ impl Scratch {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// KataGo's own area tests: positions and its areas (see the file).
+    const KATAGO_AREAS: &str = include_str!("../tests/data/features-katago-area.txt");
+
+    fn render(board: &ChainBoard, area: &[u8]) -> Vec<String> {
+        let n = usize::from(board.size().get());
+        let mut rows = vec![String::new(); n];
+        for loc in board.locs() {
+            rows[board.point(loc).row() as usize].push(match area[usize::from(loc)] {
+                BLACK => 'X',
+                WHITE => 'O',
+                _ => '.',
+            });
+        }
+        rows
+    }
+
+    /// The numbers in `line`, in order.
+    fn numbers(line: &str) -> Vec<i32> {
+        line.split_whitespace()
+            .filter_map(|w| w.parse().ok())
+            .collect()
+    }
+
+    #[test]
+    fn katagos_area_tests_get_katagos_areas() {
+        let mut lines = KATAGO_AREAS
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.is_empty())
+            .peekable();
+        let mut results = 0;
+        while let Some(line) = lines.next() {
+            let name = line.strip_prefix("case ").expect("a case");
+            let mut rows = Vec::new();
+            while lines.peek().is_some_and(|l| !l.starts_with("expect")) {
+                rows.extend(lines.next());
+            }
+            let board = ChainBoard::from_board(&rows.join("\n").parse().expect("a diagram"));
+            while let Some(expect) = lines.next_if(|l| l.starts_with("expect")) {
+                let flags = numbers(expect);
+                let expected: Vec<String> = (0..rows.len())
+                    .map(|_| lines.next().expect("a row").to_owned())
+                    .collect();
+                let (area, regions) = if expect.starts_with("expect area") {
+                    let options = AreaOptions {
+                        safe_big_territories: flags[0] == 1,
+                        unsafe_big_territories: flags[1] == 1,
+                        non_pass_alive_stones: flags[2] == 1,
+                        multi_stone_suicide: flags[3] == 1,
+                    };
+                    (calculate_area(&board, options), None)
+                } else {
+                    let (area, regions) =
+                        independent_life_area(&board, flags[0] == 1, flags[1] == 1, flags[2] == 1);
+                    (area, Some(regions))
+                };
+                assert_eq!(render(&board, &area), expected, "{name}: {expect}");
+                if let Some(regions) = regions {
+                    assert_eq!(regions, flags[3], "{name}: {expect}");
+                }
+                results += 1;
+            }
+        }
+        assert_eq!(results, 48);
+    }
+}

@@ -21,7 +21,7 @@ use crate::board::{ChainBoard, EMPTY, Loc, MoveRecord, NO_LOC, other};
 const NODE_BUDGET: usize = 25_000;
 
 /// What the ladder planes read of a board.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Debug, Default)]
 pub(crate) struct Ladders {
     /// The stones of chains with one or two liberties that can be
     /// captured in a ladder, row by row from the top left.
@@ -399,6 +399,85 @@ fn has_liberty_gaining_captures(board: &ChainBoard, loc: Loc) -> bool {
         cur = board.next(cur);
         if cur == loc {
             return false;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// KataGo's own ladder tests: positions and its answers (see the file).
+    const KATAGO_LADDERS: &str = include_str!("../tests/data/features-katago-ladders.txt");
+
+    struct Case {
+        name: String,
+        board: Vec<String>,
+        kind: String,
+        expected: Vec<String>,
+    }
+
+    fn cases(text: &str) -> Vec<Case> {
+        let mut cases = Vec::new();
+        let mut lines = text
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.is_empty());
+        while let Some(line) = lines.next() {
+            let name = line.strip_prefix("case ").expect("a case").to_owned();
+            let mut board = Vec::new();
+            let kind = loop {
+                let line = lines.next().expect("a board row or an expectation");
+                match line.strip_prefix("expect ") {
+                    Some(kind) => break kind.to_owned(),
+                    None => board.push(line.to_owned()),
+                }
+            };
+            let expected = (0..board.len())
+                .map(|_| lines.next().expect("a row").to_owned())
+                .collect();
+            cases.push(Case {
+                name,
+                board,
+                kind,
+                expected,
+            });
+        }
+        cases
+    }
+
+    #[test]
+    fn katagos_ladder_tests_get_katagos_answers() {
+        let cases = cases(KATAGO_LADDERS);
+        assert_eq!(cases.len(), 7);
+        for case in cases {
+            let diagram = case.board.join("\n");
+            let mut board = ChainBoard::from_board(&diagram.parse().expect("a diagram"));
+            let start = board.clone();
+            let mut search = LadderSearch::default();
+            let n = usize::from(board.size().get());
+            let mut rows = vec![String::new(); n];
+            for loc in start.locs() {
+                let row = &mut rows[board.point(loc).row() as usize];
+                if board.color(loc) == EMPTY {
+                    row.push('.');
+                    continue;
+                }
+                // On the same board, one stone after the other, as KataGo's test.
+                let captured = match case.kind.as_str() {
+                    "one" => search.is_captured(&mut board, loc),
+                    _ => search.is_captured_attacker_first(&mut board, loc),
+                };
+                row.push(if captured { '1' } else { '0' });
+            }
+            assert_eq!(rows, case.expected, "{}", case.name);
+            assert_eq!(
+                board, start,
+                "{}: the searches put every stone back",
+                case.name
+            );
+            for loc in start.locs().filter(|&l| start.color(l) != EMPTY) {
+                assert_eq!(board.libs(loc), start.libs(loc), "{}", case.name);
+            }
         }
     }
 }

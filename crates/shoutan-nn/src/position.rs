@@ -29,19 +29,19 @@ const WHITE_TO_MOVE: u64 = 0x9d0b_5f3e_71c4_2a86;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum PositionError {
     /// The point is not on this board.
-    #[error("{0:?} is off the board")]
+    #[error("{} is off the board", .0.to_sgf())]
     OffBoard(Point),
     /// A stone is already there.
-    #[error("{0:?} is occupied")]
+    #[error("{} is occupied", .0.to_sgf())]
     Occupied(Point),
     /// The immediate recapture of a ko.
-    #[error("{0:?} retakes the ko")]
+    #[error("{} retakes the ko", .0.to_sgf())]
     Ko(Point),
     /// The stone would have no liberty and capture nothing.
-    #[error("{0:?} is suicide")]
+    #[error("{} is suicide", .0.to_sgf())]
     Suicide(Point),
     /// The move repeats an earlier position.
-    #[error("{0:?} repeats an earlier position")]
+    #[error("{} repeats an earlier position", .0.to_sgf())]
     Superko(Point),
 }
 
@@ -607,5 +607,26 @@ impl Position {
     /// The ko point forbidden to the player to move.
     pub(crate) fn ko(&self) -> Option<Loc> {
         (self.board.ko() != NO_LOC).then_some(self.board.ko())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_go_to_other_threads() {
+        fn shareable<T: Send + Sync>() {}
+        shareable::<Position>();
+        let game = Game::new(BoardSize::NINE, shoutan_rules::Ruleset::CHINESE);
+        let position = Position::from_game(&game);
+        let inputs = std::thread::scope(|s| s.spawn(|| position.inputs()).join());
+        assert_eq!(inputs.ok(), Some(position.inputs()));
+    }
+
+    #[test]
+    fn errors_name_the_point() {
+        let point = Point::new(2, 3);
+        assert_eq!(PositionError::Ko(point).to_string(), "cd retakes the ko");
     }
 }
