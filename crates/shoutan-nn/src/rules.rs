@@ -1,1 +1,238 @@
-//! (to be written)
+//! The rules as KataGo's networks know them (`game/rules.h`): a few
+//! dimensions, read from Shoutan's [`Ruleset`] and shown to the network as
+//! global inputs.
+
+use std::fmt;
+
+use shoutan_rules::{Counting, HandicapCompensation, Repetition, Ruleset, Score, Suicide};
+
+/// Which repetitions are forbidden.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum KoRule {
+    /// Only the immediate recapture of a ko.
+    Simple,
+    /// No move may repeat an earlier board.
+    Positional,
+    /// No move may repeat an earlier board with the same player to move.
+    Situational,
+    /// Positional, but a pass lifts the bans (and a pass in a position
+    /// where the same player passed before ends the game).
+    Spight,
+}
+
+/// What is counted at the end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ScoringRule {
+    /// Stones and surrounded points.
+    Area,
+    /// Surrounded points and prisoners.
+    Territory,
+}
+
+/// Which points no one counts, or what living groups cost.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TaxRule {
+    /// Every point is someone's or shared.
+    None,
+    /// Points in seki are no one's.
+    Seki,
+    /// Points in seki are no one's and every living group costs two points.
+    All,
+}
+
+/// What white receives for black's handicap stones.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WhiteHandicapBonus {
+    /// Nothing.
+    Zero,
+    /// A point per stone.
+    N,
+    /// A point per stone but one.
+    NMinusOne,
+}
+
+/// The rules as KataGo encodes them for its networks.
+///
+/// ```
+/// use shoutan_nn::{KoRule, NnRules};
+/// use shoutan_rules::Ruleset;
+/// let rules = NnRules::from_ruleset(&Ruleset::CHINESE, Ruleset::CHINESE.komi);
+/// assert_eq!(rules.ko, KoRule::Situational);
+/// assert_eq!(rules.komi, 7.5);
+/// assert_eq!(rules.katago_string(), "koSITUATIONALscoreAREAtaxNONEsui0whbNfpok1");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct NnRules {
+    /// Repetition.
+    pub ko: KoRule,
+    /// Counting.
+    pub scoring: ScoringRule,
+    /// Points no one counts.
+    pub tax: TaxRule,
+    /// Whether a move may kill its own chain of two or more stones (a lone
+    /// stone's suicide is never legal to KataGo).
+    pub multi_stone_suicide: bool,
+    /// Whether the first pass earns half a point (KataGo's button).
+    pub button: bool,
+    /// White's compensation for handicap stones.
+    pub white_handicap_bonus: WhiteHandicapBonus,
+    /// Whether passing before the opponent's dead stones are captured is
+    /// fine (area counting: the count settles them).
+    pub friendly_pass_ok: bool,
+    /// White's komi, in points.
+    pub komi: f32,
+}
+
+impl NnRules {
+    /// The nearest KataGo rules to `ruleset`, with `komi` for white.
+    ///
+    /// Territory counting leaves points in seki to no one, as Shoutan's
+    /// count does; counting stones only (the Dunhuang rules) has no KataGo
+    /// rule and becomes area counting with every group taxed, the nearest
+    /// (KataGo's "stone scoring"), as does area counting with a group tax.
+    /// Friendly passing is fine under area counting and not under
+    /// territory counting, as in KataGo's Chinese and Japanese rules.
+    #[must_use]
+    pub fn from_ruleset(ruleset: &Ruleset, komi: Score) -> NnRules {
+        let ko = match ruleset.repetition {
+            Repetition::SimpleKo { .. } => KoRule::Simple,
+            Repetition::PositionalSuperko => KoRule::Positional,
+            Repetition::SituationalSuperko => KoRule::Situational,
+        };
+        let (scoring, tax) = match ruleset.counting {
+            Counting::Area if ruleset.group_tax == Score::ZERO => {
+                (ScoringRule::Area, TaxRule::None)
+            }
+            Counting::Area | Counting::StonesOnly => (ScoringRule::Area, TaxRule::All),
+            Counting::Territory => (ScoringRule::Territory, TaxRule::Seki),
+        };
+        let white_handicap_bonus = match ruleset.handicap_compensation {
+            HandicapCompensation::N => WhiteHandicapBonus::N,
+            HandicapCompensation::NMinusOne => WhiteHandicapBonus::NMinusOne,
+            HandicapCompensation::None => WhiteHandicapBonus::Zero,
+        };
+        NnRules {
+            ko,
+            scoring,
+            tax,
+            multi_stone_suicide: ruleset.suicide != Suicide::Forbidden,
+            button: false,
+            white_handicap_bonus,
+            friendly_pass_ok: scoring == ScoringRule::Area,
+            komi: komi.half_points() as f32 / 2.0,
+        }
+    }
+
+    /// KataGo's short form of the rules without komi (`Rules::toStringNoKomi`),
+    /// which `kata-set-rules` accepts.
+    #[must_use]
+    pub fn katago_string(&self) -> String {
+        self.to_string()
+    }
+}
+
+impl fmt::Display for NnRules {
+    /// [`NnRules::katago_string`].
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let ko = match self.ko {
+            KoRule::Simple => "SIMPLE",
+            KoRule::Positional => "POSITIONAL",
+            KoRule::Situational => "SITUATIONAL",
+            KoRule::Spight => "SPIGHT",
+        };
+        let scoring = match self.scoring {
+            ScoringRule::Area => "AREA",
+            ScoringRule::Territory => "TERRITORY",
+        };
+        let tax = match self.tax {
+            TaxRule::None => "NONE",
+            TaxRule::Seki => "SEKI",
+            TaxRule::All => "ALL",
+        };
+        write!(
+            f,
+            "ko{ko}score{scoring}tax{tax}sui{}",
+            u8::from(self.multi_stone_suicide)
+        )?;
+        if self.button {
+            write!(f, "button1")?;
+        }
+        match self.white_handicap_bonus {
+            WhiteHandicapBonus::Zero => {}
+            WhiteHandicapBonus::N => write!(f, "whbN")?,
+            WhiteHandicapBonus::NMinusOne => write!(f, "whbN-1")?,
+        }
+        if self.friendly_pass_ok {
+            write!(f, "fpok1")?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every preset, mapped and written as KataGo writes its rules. Each
+    /// string was given to KataGo 1.17.2 (`kata-set-rules`, then
+    /// `kata-get-rules`), which accepted it and read back these rules.
+    #[test]
+    fn every_preset_maps_to_katago_rules() {
+        let expected = [
+            ("chinese", "koSITUATIONALscoreAREAtaxNONEsui0whbNfpok1", 7.5),
+            (
+                "chinese-1988",
+                "koSITUATIONALscoreAREAtaxNONEsui0whbNfpok1",
+                5.5,
+            ),
+            (
+                "chinese-simple-ko",
+                "koSIMPLEscoreAREAtaxNONEsui0whbNfpok1",
+                7.5,
+            ),
+            ("japanese", "koSIMPLEscoreTERRITORYtaxSEKIsui0", 6.5),
+            ("korean", "koSIMPLEscoreTERRITORYtaxSEKIsui0", 6.5),
+            ("aga", "koSITUATIONALscoreAREAtaxNONEsui0whbN-1fpok1", 7.5),
+            ("new-zealand", "koSITUATIONALscoreAREAtaxNONEsui1fpok1", 7.0),
+            ("ing", "koSITUATIONALscoreAREAtaxNONEsui1whbNfpok1", 8.0),
+            ("tromp-taylor", "koPOSITIONALscoreAREAtaxNONEsui1fpok1", 7.5),
+            ("ancient-chinese", "koSIMPLEscoreAREAtaxALLsui0fpok1", 0.0),
+        ];
+        assert_eq!(expected.len(), Ruleset::PRESETS.len());
+        for ((name, _, ruleset), (want_name, text, komi)) in Ruleset::PRESETS.iter().zip(expected) {
+            assert_eq!(*name, want_name);
+            let rules = NnRules::from_ruleset(ruleset, ruleset.komi);
+            assert_eq!(rules.katago_string(), text, "{name}");
+            assert_eq!(rules.komi, komi, "{name}");
+            assert!(!rules.button);
+        }
+    }
+
+    #[test]
+    fn stones_only_counts_as_taxed_area() {
+        let ruleset = Ruleset {
+            counting: Counting::StonesOnly,
+            ..Ruleset::CHINESE
+        };
+        let rules = NnRules::from_ruleset(&ruleset, Score::from_half_points(-7));
+        assert_eq!(
+            (rules.scoring, rules.tax),
+            (ScoringRule::Area, TaxRule::All)
+        );
+        assert_eq!(rules.komi, -3.5);
+    }
+
+    #[test]
+    fn the_button_and_spight_are_written_too() {
+        let rules = NnRules {
+            ko: KoRule::Spight,
+            button: true,
+            friendly_pass_ok: false,
+            ..NnRules::from_ruleset(&Ruleset::AGA, Ruleset::AGA.komi)
+        };
+        assert_eq!(
+            rules.katago_string(),
+            "koSPIGHTscoreAREAtaxNONEsui0button1whbN-1"
+        );
+    }
+}
