@@ -318,28 +318,14 @@ impl RawNnAnswer {
     /// GTP `= ` already removed or not).
     pub fn parse(text: &str, size: BoardSize) -> Result<RawNnAnswer, RawNnError> {
         let n = usize::from(size.get());
-        let mut lines = text
-            .lines()
-            .map(|l| l.trim_start_matches('=').trim())
-            .filter(|l| !l.is_empty());
-        let mut field = |name: &'static str| -> Result<String, RawNnError> {
-            let line = lines.next().ok_or(RawNnError::Missing(name))?;
-            match line.split_once(' ') {
-                Some((key, value)) if key == name => Ok(value.trim().to_owned()),
-                _ if line == name => Ok(String::new()),
-                _ => Err(RawNnError::Unexpected {
-                    expected: name,
-                    found: line.to_owned(),
-                }),
-            }
+        let mut reader = AnswerReader {
+            lines: Box::new(
+                text.lines()
+                    .map(|l| l.trim_start_matches('=').trim())
+                    .filter(|l| !l.is_empty()),
+            ),
         };
-        let number = |name: &'static str, text: String| -> Result<f32, RawNnError> {
-            text.parse().map_err(|_| RawNnError::Unexpected {
-                expected: name,
-                found: text,
-            })
-        };
-        let symmetry = field("symmetry")?;
+        let symmetry = reader.field("symmetry")?;
         let symmetry = symmetry
             .parse::<u32>()
             .ok()
@@ -348,10 +334,10 @@ impl RawNnAnswer {
                 expected: "a symmetry 0 to 7",
                 found: symmetry,
             })?;
-        let white_win = number("whiteWin", field("whiteWin")?)?;
-        let white_loss = number("whiteLoss", field("whiteLoss")?)?;
-        let no_result = number("noResult", field("noResult")?)?;
-        let white_lead = number("whiteLead", field("whiteLead")?)?;
+        let white_win = reader.number("whiteWin")?;
+        let white_loss = reader.number("whiteLoss")?;
+        let no_result = reader.number("noResult")?;
+        let white_lead = reader.number("whiteLead")?;
         for name in [
             "whiteScoreSelfplay",
             "whiteScoreSelfplaySq",
@@ -359,39 +345,19 @@ impl RawNnAnswer {
             "shorttermWinlossError",
             "shorttermScoreError",
         ] {
-            number(name, field(name)?)?;
+            reader.number(name)?;
         }
-        field("policy")?;
-        let mut grid = |name: &'static str, lines: &mut dyn Iterator<Item = &str>| {
-            let mut values = Vec::with_capacity(n * n);
-            for _ in 0..n {
-                let line = lines.next().ok_or(RawNnError::Missing(name))?;
-                for word in line.split_whitespace() {
-                    values.push(if word == "NAN" {
-                        None
-                    } else {
-                        Some(number(name, word.to_owned())?)
-                    });
-                }
-            }
-            if values.len() == n * n {
-                Ok(values)
-            } else {
-                Err(RawNnError::Unexpected {
-                    expected: name,
-                    found: format!("{} values for {} points", values.len(), n * n),
-                })
-            }
-        };
-        let policy = grid("policy", &mut lines)?;
-        let pass = field("policyPass")?;
+        reader.field("policy")?;
+        let policy = reader.grid("policy", n)?;
+        let pass = reader.field("policyPass")?;
         let policy_pass = if pass == "NAN" {
             None
         } else {
-            Some(number("policyPass", pass)?)
+            Some(number("policyPass", &pass)?)
         };
-        field("whiteOwnership")?;
-        let white_ownership = grid("whiteOwnership", &mut lines)?
+        reader.field("whiteOwnership")?;
+        let white_ownership = reader
+            .grid("whiteOwnership", n)?
             .into_iter()
             .map(|o| o.unwrap_or(f32::NAN))
             .collect();
@@ -406,6 +372,61 @@ impl RawNnAnswer {
             white_ownership,
         })
     }
+}
+
+/// The lines of an answer, read in order.
+struct AnswerReader<'a> {
+    lines: Box<dyn Iterator<Item = &'a str> + 'a>,
+}
+
+impl AnswerReader<'_> {
+    /// The value of the line `name VALUE` (empty for a line `name` alone).
+    fn field(&mut self, name: &'static str) -> Result<String, RawNnError> {
+        let line = self.lines.next().ok_or(RawNnError::Missing(name))?;
+        match line.split_once(' ') {
+            Some((key, value)) if key == name => Ok(value.trim().to_owned()),
+            _ if line == name => Ok(String::new()),
+            _ => Err(RawNnError::Unexpected {
+                expected: name,
+                found: line.to_owned(),
+            }),
+        }
+    }
+
+    fn number(&mut self, name: &'static str) -> Result<f32, RawNnError> {
+        let text = self.field(name)?;
+        number(name, &text)
+    }
+
+    /// `n` lines of `n` numbers (`NAN` read as none).
+    fn grid(&mut self, name: &'static str, n: usize) -> Result<Vec<Option<f32>>, RawNnError> {
+        let mut values = Vec::with_capacity(n * n);
+        for _ in 0..n {
+            let line = self.lines.next().ok_or(RawNnError::Missing(name))?;
+            for word in line.split_whitespace() {
+                values.push(if word == "NAN" {
+                    None
+                } else {
+                    Some(number(name, word)?)
+                });
+            }
+        }
+        if values.len() == n * n {
+            Ok(values)
+        } else {
+            Err(RawNnError::Unexpected {
+                expected: name,
+                found: format!("{} values for {} points", values.len(), n * n),
+            })
+        }
+    }
+}
+
+fn number(name: &'static str, text: &str) -> Result<f32, RawNnError> {
+    text.parse().map_err(|_| RawNnError::Unexpected {
+        expected: name,
+        found: text.to_owned(),
+    })
 }
 
 impl crate::Network {

@@ -18,6 +18,7 @@
 
 mod area;
 mod board;
+mod builtin;
 mod evaluation;
 mod features;
 mod history;
@@ -30,6 +31,7 @@ mod position;
 mod rules;
 mod symmetry;
 
+pub use builtin::BUILTIN_MODEL;
 pub use evaluation::{Evaluation, RawNnAnswer, RawNnError};
 pub use network::{Network, NetworkError, RawOutput, Scratch};
 pub use position::{Position, PositionError};

@@ -630,3 +630,51 @@ mod tests {
         assert_eq!(PositionError::Ko(point).to_string(), "cd retakes the ko");
     }
 }
+
+impl Position {
+    /// A key for caching evaluations: a hash of what the network's inputs
+    /// read — the board, the player to move, the simple ko, the last five
+    /// moves, the passes towards the end, the rules and komi, white's
+    /// bonus. Superko bans left by an older history are not in it: two
+    /// positions differing only there share a key (rare, and KataGo's
+    /// cache does the same).
+    #[must_use]
+    pub fn nn_key(&self) -> u64 {
+        let mut key = Mix(self.board.hash());
+        key.add(u64::from(self.to_move == Color::White));
+        key.add(u64::from(self.board.ko()));
+        for played in &self.last_moves {
+            key.add(played.map_or(u64::MAX, |p| {
+                (u64::from(p.color == Color::White) << 32) | p.at.map_or(0xFFFF, u64::from)
+            }));
+        }
+        key.add(u64::from(self.ending_passes));
+        key.add(u64::from(self.end != End::NotYet));
+        key.add(u64::from(self.white_bonus.to_bits()));
+        key.add(u64::from(self.has_button));
+        let r = &self.rules;
+        key.add(u64::from(r.komi.to_bits()));
+        key.add(
+            (r.ko as u64)
+                | (r.scoring as u64) << 4
+                | (r.tax as u64) << 8
+                | u64::from(r.multi_stone_suicide) << 12
+                | u64::from(r.button) << 13
+                | (r.white_handicap_bonus as u64) << 14
+                | u64::from(r.friendly_pass_ok) << 18,
+        );
+        key.0
+    }
+}
+
+/// A hash combined value by value (splitmix64's finaliser on each step).
+struct Mix(u64);
+
+impl Mix {
+    fn add(&mut self, value: u64) {
+        let mut z = self.0 ^ value.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        self.0 = z ^ (z >> 31);
+    }
+}

@@ -169,6 +169,175 @@ impl fmt::Display for NnRules {
     }
 }
 
+/// Text that is no KataGo rules.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "{0:?} is not a KataGo ruleset: give a name (chinese, japanese, korean, tromp-taylor, aga, \
+     new-zealand, chinese-ogs, stone-scoring, …) or KataGo's short form (koSIMPLEscoreAREA…)"
+)]
+pub struct KataRulesError(pub String);
+
+impl NnRules {
+    /// Reads rules as KataGo's `kata-set-rules` takes them: a ruleset name
+    /// KataGo knows (its meanings, which are not always Shoutan's: KataGo's
+    /// `chinese` has simple ko) or its short form (`koSIMPLEscoreAREA…`,
+    /// [`NnRules::katago_string`]). The komi stays `komi`.
+    pub fn parse_katago(text: &str, komi: f32) -> Result<NnRules, KataRulesError> {
+        let error = || KataRulesError(text.to_owned());
+        let lower = text.trim().to_ascii_lowercase();
+        let named = |ko, scoring, tax, multi_stone_suicide, white_handicap_bonus, friendly_pass_ok| {
+            NnRules {
+                ko,
+                scoring,
+                tax,
+                multi_stone_suicide,
+                button: false,
+                white_handicap_bonus,
+                friendly_pass_ok,
+                komi,
+            }
+        };
+        use KoRule::*;
+        use ScoringRule::*;
+        use WhiteHandicapBonus as Whb;
+        let canonical: String = lower.chars().filter(|c| !matches!(c, '-' | '_' | ' ')).collect();
+        let rules = match canonical.as_str() {
+            "japanese" | "korean" => named(Simple, Territory, TaxRule::Seki, false, Whb::Zero, false),
+            "chinese" => named(Simple, Area, TaxRule::None, false, Whb::N, true),
+            "chineseogs" | "chinesekgs" => named(Positional, Area, TaxRule::None, false, Whb::N, true),
+            "ancientarea" | "stonescoring" => named(Simple, Area, TaxRule::All, false, Whb::Zero, true),
+            "ancientterritory" => named(Simple, Territory, TaxRule::All, false, Whb::Zero, false),
+            "aga" | "bga" | "french" => {
+                named(Situational, Area, TaxRule::None, false, Whb::NMinusOne, true)
+            }
+            "nz" | "newzealand" => named(Situational, Area, TaxRule::None, true, Whb::Zero, true),
+            "tromptaylor" => named(Positional, Area, TaxRule::None, true, Whb::Zero, false),
+            "goe" | "ing" => named(Positional, Area, TaxRule::None, true, Whb::Zero, true),
+            _ => return NnRules::parse_short(text.trim(), komi).ok_or_else(error),
+        };
+        Ok(rules)
+    }
+
+    /// KataGo's short form: `ko…score…tax…sui0|1`, then optionally
+    /// `button0|1`, `whb0|N|N-1`, `fpok0|1`, in that order.
+    fn parse_short(text: &str, komi: f32) -> Option<NnRules> {
+        let mut rest = text;
+        let mut take = |key: &str, values: &[&'static str]| -> Option<&'static str> {
+            let after = rest.strip_prefix(key)?;
+            let value = values.iter().find(|v| after.starts_with(*v))?;
+            rest = &after[value.len()..];
+            Some(value)
+        };
+        let ko = match take("ko", &["SIMPLE", "POSITIONAL", "SITUATIONAL", "SPIGHT"])? {
+            "SIMPLE" => KoRule::Simple,
+            "POSITIONAL" => KoRule::Positional,
+            "SITUATIONAL" => KoRule::Situational,
+            _ => KoRule::Spight,
+        };
+        let scoring = match take("score", &["AREA", "TERRITORY"])? {
+            "AREA" => ScoringRule::Area,
+            _ => ScoringRule::Territory,
+        };
+        let tax = match take("tax", &["NONE", "SEKI", "ALL"])? {
+            "NONE" => TaxRule::None,
+            "SEKI" => TaxRule::Seki,
+            _ => TaxRule::All,
+        };
+        let multi_stone_suicide = take("sui", &["0", "1", "false", "true"])? != "0"
+            && rest_is_not("false", &mut rest);
+        let button = take("button", &["0", "1", "false", "true"]).is_some_and(|v| v == "1" || v == "true");
+        let white_handicap_bonus = match take("whb", &["N-1", "N", "0"]) {
+            Some("N-1") => WhiteHandicapBonus::NMinusOne,
+            Some("N") => WhiteHandicapBonus::N,
+            _ => WhiteHandicapBonus::Zero,
+        };
+        let friendly_pass_ok = take("fpok", &["0", "1", "false", "true"]).is_some_and(|v| v == "1" || v == "true");
+        rest.is_empty().then_some(NnRules {
+            ko,
+            scoring,
+            tax,
+            multi_stone_suicide,
+            button,
+            white_handicap_bonus,
+            friendly_pass_ok,
+            komi,
+        })
+    }
+
+    /// The Shoutan ruleset these rules make of `base`: the repetition,
+    /// suicide, counting, group tax and handicap compensation KataGo's
+    /// rules name, the rest (komi, handicap placement, ties, who moves
+    /// first) `base`'s. KataGo's spight ko, which Shoutan has not, becomes
+    /// situational superko.
+    #[must_use]
+    pub fn to_ruleset(&self, base: &Ruleset) -> Ruleset {
+        let repetition = match self.ko {
+            KoRule::Simple => match base.repetition {
+                Repetition::SimpleKo { cycle } => Repetition::SimpleKo { cycle },
+                _ => Repetition::SimpleKo {
+                    cycle: shoutan_rules::CycleOutcome::NoResult,
+                },
+            },
+            KoRule::Positional => Repetition::PositionalSuperko,
+            KoRule::Situational | KoRule::Spight => Repetition::SituationalSuperko,
+        };
+        let counting = match self.scoring {
+            ScoringRule::Area => Counting::Area,
+            ScoringRule::Territory => Counting::Territory,
+        };
+        Ruleset {
+            repetition,
+            suicide: if self.multi_stone_suicide {
+                Suicide::MultiStoneOnly
+            } else {
+                Suicide::Forbidden
+            },
+            counting,
+            group_tax: if self.tax == TaxRule::All {
+                Score::from_zi(1)
+            } else {
+                Score::ZERO
+            },
+            handicap_compensation: match self.white_handicap_bonus {
+                WhiteHandicapBonus::Zero => HandicapCompensation::None,
+                WhiteHandicapBonus::N => HandicapCompensation::N,
+                WhiteHandicapBonus::NMinusOne => HandicapCompensation::NMinusOne,
+            },
+            ..*base
+        }
+    }
+
+    /// The rules as KataGo's `kata-get-rules` prints them (JSON, no komi).
+    #[must_use]
+    pub fn katago_json(&self) -> String {
+        let ko = match self.ko {
+            KoRule::Simple => "SIMPLE",
+            KoRule::Positional => "POSITIONAL",
+            KoRule::Situational => "SITUATIONAL",
+            KoRule::Spight => "SPIGHT",
+        };
+        let scoring = match self.scoring {
+            ScoringRule::Area => "AREA",
+            ScoringRule::Territory => "TERRITORY",
+        };
+        let tax = match self.tax {
+            TaxRule::None => "NONE",
+            TaxRule::Seki => "SEKI",
+            TaxRule::All => "ALL",
+        };
+        let whb = match self.white_handicap_bonus {
+            WhiteHandicapBonus::Zero => "0",
+            WhiteHandicapBonus::N => "N",
+            WhiteHandicapBonus::NMinusOne => "N-1",
+        };
+        format!(
+            "{{\"friendlyPassOk\":{},\"hasButton\":{},\"ko\":\"{ko}\",\"scoring\":\"{scoring}\",\
+             \"suicide\":{},\"tax\":\"{tax}\",\"whiteHandicapBonus\":\"{whb}\"}}",
+            self.friendly_pass_ok, self.button, self.multi_stone_suicide
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
