@@ -16,7 +16,9 @@ pub enum KoRule {
     /// No move may repeat an earlier board with the same player to move.
     Situational,
     /// Positional, but a pass lifts the bans (and a pass in a position
-    /// where the same player passed before ends the game).
+    /// where the same player passed before ends the game). KataGo's
+    /// networks are not trained for it: its engine refuses it
+    /// (`ModelDesc::getSupportedRules`); the features still encode it.
     Spight,
 }
 
@@ -343,8 +345,9 @@ mod tests {
     use super::*;
 
     /// Every preset, mapped and written as KataGo writes its rules. Each
-    /// string was given to KataGo 1.17.2 (`kata-set-rules`, then
-    /// `kata-get-rules`), which accepted it and read back these rules.
+    /// string was given to KataGo 1.17.2 with the g170 network
+    /// (`kata-set-rules`, then `kata-get-rules`), which accepted it and
+    /// read back these rules.
     #[test]
     fn every_preset_maps_to_katago_rules() {
         let expected = [
@@ -391,6 +394,8 @@ mod tests {
         assert_eq!(rules.komi, -3.5);
     }
 
+    /// KataGo 1.17.2 reads this string as these rules, and then refuses
+    /// them for its networks (spight ko is not supported).
     #[test]
     fn the_button_and_spight_are_written_too() {
         let rules = NnRules {
