@@ -394,7 +394,7 @@ pub(crate) fn analysis(shared: &Shared, elapsed: std::time::Duration) -> Analysi
         size,
         to_move,
         visits: root.visits,
-        playouts: shared.done.load(Relaxed),
+        searched: shared.done.load(Relaxed),
         elapsed,
         winrate: best.map_or((0.5 + 0.5 * sign * root.winloss) as f32, |m| m.winrate),
         score_lead: best.map_or((sign * root.lead) as f32, |m| m.score_lead),

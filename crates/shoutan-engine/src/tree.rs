@@ -139,10 +139,6 @@ impl<T: Default> Arena<T> {
             }
         }
     }
-
-    fn used(&self) -> u32 {
-        self.next.load(Relaxed).min(self.limit)
-    }
 }
 
 /// A snapshot of a node's statistics, averages from white's side.
@@ -219,11 +215,6 @@ impl Tree {
         tree
     }
 
-    /// Nodes in use.
-    pub(crate) fn len(&self) -> u32 {
-        self.nodes.used()
-    }
-
     /// The node's statistics.
     pub(crate) fn stats(&self, n: u32) -> Stats {
         let node = self.nodes.get(n);
@@ -240,16 +231,6 @@ impl Tree {
             utility_sq: node.utility_sq.load() * per,
             own_utility: node.own_utility.load(),
         }
-    }
-
-    /// Whether the node has its edges.
-    pub(crate) fn is_expanded(&self, n: u32) -> bool {
-        self.nodes.get(n).state.load(Acquire) == EXPANDED
-    }
-
-    /// Whether the game ended at the node.
-    pub(crate) fn is_terminal(&self, n: u32) -> bool {
-        self.nodes.get(n).state.load(Acquire) == TERMINAL
     }
 
     /// Tries to make the caller the one to evaluate leaf `n`.

@@ -69,9 +69,9 @@ impl Evaluation {
         let to_move = position.to_move();
         let legal: Vec<bool> = size
             .points()
-            .map(|p| position.is_legal(Move::Play(p)))
+            .map(|p| position.is_legal_for_network(Move::Play(p)))
             .collect();
-        let pass_legal = position.is_legal(Move::Pass);
+        let pass_legal = position.is_legal_for_network(Move::Pass);
         let logit = |legal: bool, x: f32| if legal { x } else { f32::NEG_INFINITY };
         let pass = logit(pass_legal, raw.pass);
         let mut policy: Vec<f32> = legal

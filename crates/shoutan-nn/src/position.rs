@@ -278,6 +278,22 @@ impl Position {
         self.check(mv).is_ok()
     }
 
+    /// Whether `mv` is a legal move the network judges: KataGo never plays
+    /// the suicide of a lone stone, so its policy has no probability for
+    /// one even where the rules allow it (and nothing is lost: such a move
+    /// only gives the opponent a free move).
+    #[must_use]
+    pub fn is_legal_for_network(&self, mv: Move) -> bool {
+        self.is_legal(mv)
+            && match mv {
+                Move::Play(p) => {
+                    let loc = self.board.loc(p);
+                    !self.board.is_illegal_suicide(loc, code(self.to_move), true)
+                }
+                Move::Pass => true,
+            }
+    }
+
     /// Why the player to move may not play `mv`, if not.
     pub fn check(&self, mv: Move) -> Result<(), PositionError> {
         let Move::Play(p) = mv else {

@@ -245,15 +245,15 @@ impl NnRules {
             "SEKI" => TaxRule::Seki,
             _ => TaxRule::All,
         };
-        let multi_stone_suicide = take("sui", &["0", "1", "false", "true"])? != "0"
-            && rest_is_not("false", &mut rest);
-        let button = take("button", &["0", "1", "false", "true"]).is_some_and(|v| v == "1" || v == "true");
+        let yes = |v: &str| v == "1" || v == "true";
+        let multi_stone_suicide = yes(take("sui", &["0", "1", "false", "true"])?);
+        let button = take("button", &["0", "1", "false", "true"]).is_some_and(yes);
         let white_handicap_bonus = match take("whb", &["N-1", "N", "0"]) {
             Some("N-1") => WhiteHandicapBonus::NMinusOne,
             Some("N") => WhiteHandicapBonus::N,
             _ => WhiteHandicapBonus::Zero,
         };
-        let friendly_pass_ok = take("fpok", &["0", "1", "false", "true"]).is_some_and(|v| v == "1" || v == "true");
+        let friendly_pass_ok = take("fpok", &["0", "1", "false", "true"]).is_some_and(yes);
         rest.is_empty().then_some(NnRules {
             ko,
             scoring,

@@ -164,6 +164,7 @@ pub async fn start(store: Arc<dyn Store>, config: ServerConfig) -> Result<AppSta
     }
     games.restore().await?;
     let reviews = Arc::new(review::Reviews::new(Arc::clone(&config.network)));
+    let judgements = judgement::Judgements::new(Arc::clone(&config.network));
     reviews.resume(&store).await?;
     let events =
         events::Events::load(Arc::clone(&store), Arc::clone(&games), Arc::clone(&lobby)).await?;
@@ -189,7 +190,7 @@ pub async fn start(store: Arc<dyn Store>, config: ServerConfig) -> Result<AppSta
         lobby,
         computer,
         reviews,
-        judgements: judgement::Judgements::new(Arc::clone(&config.network)),
+        judgements,
         spectators,
         events,
         decoy_hash,

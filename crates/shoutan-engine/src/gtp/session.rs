@@ -201,12 +201,6 @@ impl Session {
                 return;
             }
         };
-        let header = |out: &mut dyn FnMut(&str)| {
-            out(&format!(
-                "={}\n",
-                line.id.map(|n| n.to_string()).unwrap_or_default()
-            ))
-        };
         match command {
             Command::LzAnalyze(args) => self.stream(line.id, out, |session, out| {
                 session.analyze(args, stop, out, |a| info_line(a, args.max_moves));
@@ -497,7 +491,7 @@ impl Session {
                 ok(text)
             }
             Command::KataSetRules(text) => {
-                let nn = shoutan_nn::NnRules::parse_katago(&text)
+                let nn = shoutan_nn::NnRules::parse_katago(&text, 0.0)
                     .map_err(|e| format!("unknown rules: {e}"))?;
                 let rules = nn.to_ruleset(&self.setup.ruleset);
                 let before = self.setup.ruleset;

@@ -81,7 +81,7 @@ impl ComputerPlayer {
             color,
             level,
             pool,
-            engine: Some(engine(level, &network)),
+            engine: Some(new_engine(level, &network)),
             network,
             next_id: 1,
             counting: CountingView::default(),
@@ -216,7 +216,7 @@ impl ComputerPlayer {
             }
             Err(e) => {
                 tracing::error!(game = self.handle.id, "the computer's search failed: {e}");
-                self.engine = Some(engine(self.level, &self.network));
+                self.engine = Some(new_engine(self.level, &self.network));
                 None
             }
         }
@@ -294,7 +294,7 @@ impl ComputerPlayer {
 
 /// A fresh engine for a seat at `level`: one search thread (the pool
 /// bounds how many run at once), the level's temperature.
-fn engine(level: Level, network: &Arc<Network>) -> Engine {
+fn new_engine(level: Level, network: &Arc<Network>) -> Engine {
     let config = EngineConfig {
         threads: 1,
         max_nodes: MAX_NODES,

@@ -70,10 +70,30 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let mut scratch = Scratch::default();
     let mut agreement = Agreement::default();
+    let mut outside = 0;
     for (case, katago) in &answers {
         let theirs = RawNnAnswer::parse(katago, case.size)
             .with_context(|| format!("KataGo's answer for {}", case.to_json()))?;
         let ours = our_answer(&network, case, &mut scratch)?;
+        let mut one = Agreement::default();
+        one.add(&ours, &theirs);
+        if !one.within_targets() {
+            outside += 1;
+            if outside <= 10 {
+                println!("outside the targets: {}\n  {one}", case.to_json());
+                let legality = |p: &Option<f32>| p.is_some();
+                let differ: Vec<String> = case
+                    .size
+                    .points()
+                    .enumerate()
+                    .filter(|&(i, _)| legality(&ours.policy[i]) != legality(&theirs.policy[i]))
+                    .map(|(_, p)| p.to_gtp(case.size))
+                    .collect();
+                if !differ.is_empty() {
+                    println!("  legal to one engine only: {}", differ.join(" "));
+                }
+            }
+        }
         agreement.add(&ours, &theirs);
     }
     println!("{agreement}");
