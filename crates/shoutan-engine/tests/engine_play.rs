@@ -12,7 +12,7 @@ use shoutan_rules::{Board, BoardSize, Color, Game, Move, Point, Ruleset};
 fn engine() -> Engine {
     Engine::new(EngineConfig {
         threads: 2,
-        max_nodes: 500_000,
+        max_nodes: 100_000,
         ..EngineConfig::default()
     })
 }
@@ -36,12 +36,12 @@ fn position(diagram: &str, rules: Ruleset, to_move: Color) -> Game {
     game
 }
 
-fn decide(engine: &mut Engine, game: &Game, color: Color, playouts: u64) -> Decision {
+fn decide(engine: &mut Engine, game: &Game, color: Color, visits: u64) -> Decision {
     engine
         .genmove(
             game,
             color,
-            Budget::playouts(playouts),
+            Budget::visits(visits),
             Mode::Normal,
             &StopHandle::new(),
         )
@@ -67,7 +67,7 @@ fn area_counting_fills_the_dame_before_passing() {
     // fills is half a point more. White passed; black fills, not passes.
     let mut game = position(DIVIDED, Ruleset::CHINESE, Color::White);
     game.pass(Color::White).unwrap();
-    let d = decide(&mut engine(), &game, Color::Black, 2000);
+    let d = decide(&mut engine(), &game, Color::Black, 100);
     let Decision::Play(p) = d else {
         panic!("black passed with dame left: {d:?}")
     };
@@ -86,7 +86,7 @@ fn area_counting_passes_when_nothing_is_left() {
     let mut game = position(&row.repeat(9), Ruleset::CHINESE, Color::White);
     game.pass(Color::White).unwrap();
     assert_eq!(
-        decide(&mut engine(), &game, Color::Black, 2000),
+        decide(&mut engine(), &game, Color::Black, 100),
         Decision::Pass
     );
 }
@@ -112,7 +112,7 @@ fn territory_counting_passes_when_done() {
     );
     game.pass(Color::White).unwrap();
     assert_eq!(
-        decide(&mut engine(), &game, Color::Black, 2000),
+        decide(&mut engine(), &game, Color::Black, 100),
         Decision::Pass
     );
 }
@@ -142,7 +142,7 @@ fn never_retakes_a_ko_at_once() {
             seed,
             ..EngineConfig::default()
         });
-        let d = decide(&mut e, &game, Color::White, 500);
+        let d = decide(&mut e, &game, Color::White, 50);
         assert_ne!(d, Decision::Play(pt(&game, "B8")));
     }
 }
@@ -159,7 +159,7 @@ fn resigns_when_hopeless_and_not_when_told_not_to() {
         }
     }
     assert_eq!(
-        decide(&mut engine(), &game, Color::Black, 2000),
+        decide(&mut engine(), &game, Color::Black, 100),
         Decision::Resign
     );
     let mut stubborn = Engine::new(EngineConfig {
@@ -167,7 +167,7 @@ fn resigns_when_hopeless_and_not_when_told_not_to() {
         ..EngineConfig::default()
     });
     assert_ne!(
-        decide(&mut stubborn, &game, Color::Black, 500),
+        decide(&mut stubborn, &game, Color::Black, 50),
         Decision::Resign
     );
 }
@@ -180,7 +180,7 @@ fn the_tree_is_reused_after_the_expected_reply() {
         .genmove(
             &game,
             Color::Black,
-            Budget::playouts(3000),
+            Budget::visits(200),
             Mode::Normal,
             &StopHandle::new(),
         )
@@ -205,16 +205,16 @@ fn the_tree_is_reused_after_the_expected_reply() {
         .genmove(
             &game,
             Color::Black,
-            Budget::playouts(500),
+            Budget::visits(50),
             Mode::Normal,
             &StopHandle::new(),
         )
         .unwrap();
     assert!(
-        u64::from(second.analysis.visits) > second.analysis.playouts,
-        "the root kept earlier visits: {} visits, {} playouts",
+        u64::from(second.analysis.visits) > second.analysis.searched,
+        "the root kept earlier visits: {} visits, {} of this search",
         second.analysis.visits,
-        second.analysis.playouts
+        second.analysis.searched
     );
 }
 
@@ -226,7 +226,7 @@ fn ownership_and_score_of_a_divided_board() {
         .analyze(
             &game,
             Color::Black,
-            Budget::playouts(2000),
+            Budget::visits(100),
             &StopHandle::new(),
             None,
         )
@@ -256,9 +256,9 @@ fn a_time_limit_too_short_for_any_search_still_judges_the_position() {
         )
         .unwrap();
     assert!(
-        thought.analysis.playouts >= 30,
+        thought.analysis.searched >= 4,
         "{}",
-        thought.analysis.playouts
+        thought.analysis.searched
     );
     assert!(
         matches!(thought.decision, Decision::Play(_)),
@@ -285,7 +285,7 @@ fn a_time_budget_is_kept() {
         "{:?}",
         start.elapsed()
     );
-    assert!(a.playouts > 0);
+    assert!(a.searched > 0);
 }
 
 #[test]
@@ -296,7 +296,7 @@ fn a_finished_game_is_refused() {
         .genmove(
             &game,
             Color::White,
-            Budget::playouts(10),
+            Budget::visits(10),
             Mode::Normal,
             &StopHandle::new(),
         )

@@ -13,7 +13,7 @@ use shoutan_rules::{Color, Phase, Point, Ruleset};
 fn session() -> Session {
     Session::new(SessionOptions {
         ruleset: Ruleset::CHINESE,
-        strength: Strength::Playouts(300),
+        strength: Strength::Visits(30),
         engine: EngineConfig {
             threads: 1,
             max_nodes: 200_000,
@@ -424,7 +424,7 @@ fn cleanup_genmove_captures_dead_stones() {
 #[test]
 fn live_analysis_in_the_leela_zero_format() {
     let mut s = session();
-    s.set_analysis_budget(Budget::playouts(400));
+    s.set_analysis_budget(Budget::visits(40));
     ok(&mut s, "boardsize 9");
     let out = send(&mut s, "5 lz-analyze b 1");
     assert!(out.starts_with("=5\n"), "{out:?}");
@@ -454,4 +454,136 @@ fn live_analysis_in_the_leela_zero_format() {
         "lz-genmove_analyze plays its move"
     );
     assert!(fails(&mut s, "lz-analyze b wobble 3").starts_with("syntax error"));
+}
+
+#[test]
+fn kata_raw_nn_answers_in_katagos_format() {
+    let mut s = session();
+    ok(&mut s, "boardsize 9");
+    ok(&mut s, "play b E5");
+    let out = ok(&mut s, "kata-raw-nn 0");
+    let lines: Vec<&str> = out.lines().collect();
+    let keys: Vec<&str> = lines
+        .iter()
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|w| w.chars().all(|c| c.is_ascii_alphabetic()))
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            "symmetry",
+            "whiteWin",
+            "whiteLoss",
+            "noResult",
+            "whiteLead",
+            "whiteScoreSelfplay",
+            "whiteScoreSelfplaySq",
+            "varTimeLeft",
+            "shorttermWinlossError",
+            "shorttermScoreError",
+            "policy",
+            "policyPass",
+            "whiteOwnership"
+        ],
+        "{out}"
+    );
+    let answer = shoutan_nn::RawNnAnswer::parse(&out, s.game().size()).unwrap();
+    // E5 is taken: the only point without a probability.
+    let e5 = s.game().size().offset(at(&s, "E5"));
+    assert!(answer.policy[e5].is_none());
+    assert_eq!(answer.policy.iter().filter(|p| p.is_none()).count(), 1);
+    let total: f32 = answer.policy.iter().flatten().sum::<f32>() + answer.policy_pass.unwrap();
+    assert!((total - 1.0).abs() < 1e-3, "{total}");
+    assert!((answer.white_win + answer.white_loss + answer.no_result - 1.0).abs() < 1e-5);
+    // Black's stone is black's: negative white ownership.
+    assert!(answer.white_ownership[e5] < -0.5, "{}", answer.white_ownership[e5]);
+    // Every symmetry, each its own block, and as the other player.
+    let all = ok(&mut s, "kata-raw-nn all");
+    assert_eq!(all.matches("symmetry ").count(), 8);
+    let as_black = ok(&mut s, "kata-raw-nn b 3");
+    assert!(as_black.starts_with("symmetry 3"), "{as_black}");
+    assert!(fails(&mut s, "kata-raw-nn 8").starts_with("syntax error"));
+    assert!(fails(&mut s, "kata-raw-nn").starts_with("syntax error"));
+}
+
+#[test]
+fn kata_set_rules_reads_katagos_names_and_short_form() {
+    let mut s = session();
+    ok(&mut s, "boardsize 9");
+    ok(&mut s, "play b E5");
+    // KataGo's "chinese" has simple ko, unlike Shoutan's Chinese rules.
+    ok(&mut s, "kata-set-rules chinese");
+    assert!(matches!(
+        s.game().ruleset().repetition,
+        shoutan_rules::Repetition::SimpleKo { .. }
+    ));
+    assert_eq!(s.game().turns().len(), 1, "the game is kept");
+    let rules = ok(&mut s, "kata-get-rules");
+    assert_eq!(
+        rules,
+        r#"{"friendlyPassOk":true,"hasButton":false,"ko":"SIMPLE","scoring":"AREA","suicide":false,"tax":"NONE","whiteHandicapBonus":"N"}"#
+    );
+    ok(&mut s, "kata-set-rules japanese");
+    assert_eq!(s.game().ruleset().counting, shoutan_rules::Counting::Territory);
+    ok(&mut s, "kata-set-rules koPOSITIONALscoreAREAtaxNONEsui1");
+    assert_eq!(
+        s.game().ruleset().repetition,
+        shoutan_rules::Repetition::PositionalSuperko
+    );
+    assert!(ok(&mut s, "kata-get-rules").contains(r#""suicide":true"#));
+    let refused = fails(&mut s, "kata-set-rules lasker");
+    assert!(refused.contains("not a KataGo ruleset"), "{refused}");
+}
+
+#[test]
+fn kata_analyze_reports_values_and_ownership_from_the_side_to_move() {
+    let mut s = session();
+    s.set_analysis_budget(Budget::visits(40));
+    ok(&mut s, "boardsize 9");
+    ok(&mut s, "play b E5");
+    let out = send(&mut s, "7 kata-analyze interval 10 ownership true");
+    assert!(out.starts_with("=7\n") && out.ends_with("\n\n"), "{out:?}");
+    let info = out
+        .lines()
+        .rfind(|l| l.starts_with("info move"))
+        .expect("an info line");
+    for field in [
+        " visits ",
+        " edgeVisits ",
+        " utility ",
+        " winrate ",
+        " scoreMean ",
+        " scoreStdev ",
+        " scoreLead ",
+        " scoreSelfplay ",
+        " prior ",
+        " lcb ",
+        " utilityLcb ",
+        " order 0 ",
+        " pv ",
+    ] {
+        assert!(info.contains(field), "{field} missing in {info}");
+    }
+    let winrate: f32 = info
+        .split(" winrate ")
+        .nth(1)
+        .and_then(|r| r.split_whitespace().next())
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((0.0..=1.0).contains(&winrate), "a win rate from 0 to 1: {winrate}");
+    let ownership: Vec<f32> = info
+        .split(" ownership ")
+        .nth(1)
+        .unwrap()
+        .split_whitespace()
+        .map(|v| v.parse().unwrap())
+        .collect();
+    assert_eq!(ownership.len(), 81);
+    // White is to move: black's E5 is the other side's.
+    let e5 = s.game().size().offset(at(&s, "E5"));
+    assert!(ownership[e5] < -0.5, "{}", ownership[e5]);
+    let out = send(&mut s, "kata-genmove_analyze w interval 10");
+    assert!(out.contains("\nplay ") && out.ends_with("\n\n"), "{out:?}");
+    assert_eq!(s.game().turns().len(), 2, "kata-genmove_analyze plays its move");
 }

@@ -107,18 +107,22 @@ impl Case {
     }
 
     /// The GTP commands that set the case up once the SGF is in the file
-    /// `sgf_path`, ending with the evaluation itself.
+    /// `sgf_path`, ending with the evaluation itself. The rules come first
+    /// too, so that the record's moves replay under them (the SGF names
+    /// none), and again after it, as the engines take them from there.
     #[must_use]
     pub fn gtp_commands(&self, sgf_path: &str) -> Vec<String> {
+        let rules = format!(
+            "kata-set-rules {}",
+            crate::NnRules::from_ruleset(&self.ruleset, self.komi).katago_string()
+        );
         vec![
             format!("boardsize {}", self.size.get()),
             "clear_board".to_owned(),
+            rules.clone(),
             format!("loadsgf {sgf_path}"),
             format!("komi {}", self.komi),
-            format!(
-                "kata-set-rules {}",
-                crate::NnRules::from_ruleset(&self.ruleset, self.komi).katago_string()
-            ),
+            rules,
             "kata-raw-nn 0".to_owned(),
         ]
     }

@@ -479,16 +479,15 @@ impl Session {
                     Symmetries::All => shoutan_nn::Symmetry::ALL.to_vec(),
                     Symmetries::One(s) => vec![s],
                 };
-                let mut text = String::new();
+                let mut blocks = Vec::new();
                 for symmetry in chosen {
                     let evaluation = self
                         .engine
                         .raw_evaluation(&self.game, color, symmetry)
                         .map_err(|e| format!("cannot evaluate: {e}"))?;
-                    text.push('\n');
-                    text.push_str(&evaluation.kata_raw_nn(symmetry));
+                    blocks.push(evaluation.kata_raw_nn(symmetry));
                 }
-                ok(text)
+                ok(blocks.join("\n"))
             }
             Command::KataSetRules(text) => {
                 let nn = shoutan_nn::NnRules::parse_katago(&text, 0.0)

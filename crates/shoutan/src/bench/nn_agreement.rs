@@ -47,6 +47,10 @@ pub struct Args {
     /// A KataGo network file to use on our side instead of the built-in one.
     #[arg(long)]
     model: Option<PathBuf>,
+    /// Ask our answers of this GTP command (e.g. `shoutan gtp`) as KataGo's
+    /// are asked, instead of evaluating in this process.
+    #[arg(long)]
+    shoutan: Option<String>,
 }
 
 /// Compares and prints the agreement; fails when it misses a target.
@@ -59,7 +63,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         (Some(path), _) => read_goldens(path)?,
         (None, Some(katago)) => {
             let cases = cases(&args)?;
-            let answers = ask_katago(katago, &cases)?;
+            let answers = ask_gtp(katago, &cases, "KataGo")?;
             if let Some(path) = &args.write {
                 write_goldens(path, &answers)?;
                 println!("kept {} answers in {}", answers.len(), path.display());
@@ -69,12 +73,23 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         (None, None) => anyhow::bail!("give --katago CMD or --goldens FILE"),
     };
     let mut scratch = Scratch::default();
+    let ours_by_gtp = match &args.shoutan {
+        Some(command) => {
+            let cases: Vec<Case> = answers.iter().map(|(c, _)| c.clone()).collect();
+            Some(ask_gtp(command, &cases, "ours")?)
+        }
+        None => None,
+    };
     let mut agreement = Agreement::default();
     let mut outside = 0;
-    for (case, katago) in &answers {
+    for (k, (case, katago)) in answers.iter().enumerate() {
         let theirs = RawNnAnswer::parse(katago, case.size)
             .with_context(|| format!("KataGo's answer for {}", case.to_json()))?;
-        let ours = our_answer(&network, case, &mut scratch)?;
+        let ours = match &ours_by_gtp {
+            Some(texts) => RawNnAnswer::parse(&texts[k].1, case.size)
+                .with_context(|| format!("our answer for {}", case.to_json()))?,
+            None => our_answer(&network, case, &mut scratch)?,
+        };
         let mut one = Agreement::default();
         one.add(&ours, &theirs);
         if !one.within_targets() {
@@ -122,10 +137,11 @@ pub fn our_answer(
     )?)
 }
 
-/// KataGo's answer to each case, over one GTP session.
-fn ask_katago(command: &str, cases: &[Case]) -> anyhow::Result<Vec<(Case, String)>> {
+/// The answer of the engine `command` (`who`, for messages) to each case,
+/// over one GTP session.
+fn ask_gtp(command: &str, cases: &[Case], who: &str) -> anyhow::Result<Vec<(Case, String)>> {
     let dir = tempfile::tempdir()?;
-    let mut katago = GtpProcess::spawn(command, &dir.path().join("katago.log"))?;
+    let mut engine = GtpProcess::spawn(command, &dir.path().join("engine.log"))?;
     let sgf = dir.path().join("case.sgf");
     let sgf_path = sgf.to_str().context("the temporary path is not UTF-8")?;
     let mut answers = Vec::with_capacity(cases.len());
@@ -133,9 +149,9 @@ fn ask_katago(command: &str, cases: &[Case]) -> anyhow::Result<Vec<(Case, String
         std::fs::write(&sgf, case.sgf())?;
         let mut answer = String::new();
         for command in case.gtp_commands(sgf_path) {
-            answer = katago
+            answer = engine
                 .send(&command, None)
-                .with_context(|| format!("KataGo refused {command:?} for case {i}"))?;
+                .with_context(|| format!("{who} refused {command:?} for case {i}"))?;
         }
         answers.push((case.clone(), answer));
         if (i + 1) % 50 == 0 {
