@@ -19,6 +19,10 @@ use crate::evaluator::{Evaluator, builtin_network};
 use crate::search::{self, Shared, tree_move};
 use crate::tree::Tree;
 
+/// At a temperature, the least share of the network's favourite's
+/// probability a move not searched needs to be drawn at all.
+const PLAUSIBLE: f32 = 0.01;
+
 /// The fewest visits a time limit leaves a search (a smaller visit budget
 /// still ends it first): a network evaluation of the position and a few
 /// of its moves. On a loaded machine a short limit is overrun by them; only
@@ -501,41 +505,41 @@ impl Engine {
             .last()
             .is_some_and(|t| t.mv == Move::Pass && t.color != color);
         let nothing_to_fill = assessment.dame.is_empty();
-        // The opponent passed and the count is ours: end the game.
-        if opponent_passed && nothing_to_fill && assessment.wins_by_count {
-            return Decision::Pass;
+        if chosen != Move::Pass {
+            // The opponent passed and the count is ours: end the game.
+            if opponent_passed && nothing_to_fill && assessment.wins_by_count {
+                return Decision::Pass;
+            }
+            return to_decision(chosen);
         }
-        // Every stone and point is decided: the game is done either way.
-        if assessment.settled && nothing_to_fill {
-            return Decision::Pass;
-        }
-        if (opponent_passed || chosen == Move::Pass)
-            && let Some(fill) = most_visited(&assessment.dame)
-        {
+        // The search would pass. Under area counting every open point is
+        // half a point: fill them first (Art. 21.2).
+        if let Some(fill) = most_visited(&assessment.dame) {
             return to_decision(fill);
         }
-        // Under territory counting a needless move inside one's own area
-        // costs a point: pass when the search prefers it and the count wins.
+        // A pass ends the game after the opponent's, and is safe where
+        // everything is decided; otherwise, under area counting, passing
+        // hands the opponent a free move: play the best real move instead.
         let territory = game.ruleset().counting == shoutan_rules::Counting::Territory;
-        if chosen == Move::Pass && territory && assessment.wins_by_count {
+        if opponent_passed || territory || assessment.settled {
             return Decision::Pass;
         }
-        // Under area counting passing while something is still open hands
-        // the opponent a free move: play the best real move instead.
-        if chosen == Move::Pass
-            && let Some(m) = analysis.moves.iter().find(|m| m.mv != Move::Pass)
-        {
-            return to_decision(m.mv);
-        }
-        to_decision(chosen)
+        analysis
+            .moves
+            .iter()
+            .find(|m| m.mv != Move::Pass)
+            .map_or(Decision::Pass, |m| to_decision(m.mv))
     }
 
     /// The move to play. At temperature 0 the best by KataGo's rule: among
     /// the moves searched at least 15 % as much as the most searched, the
     /// one whose utility's lower confidence bound is highest. At a
     /// temperature, a draw weighted by `(visits + prior)^(1/temperature)`
-    /// over every legal move: with a visit or two that is the network's
-    /// policy sharpened or flattened, with many the search's choice.
+    /// among the moves searched and those the network gives at least
+    /// [`PLAUSIBLE`] of its favourite's probability: with a visit or two
+    /// that is the network's policy flattened, with many the search's
+    /// choice — and never a move no player would consider (filling one's
+    /// own eye, a first-line move in the opening).
     fn choose(&mut self, analysis: &Analysis) -> Move {
         let t = self.config.temperature;
         if t <= 0.0 {
@@ -548,16 +552,20 @@ impl Engine {
                 .map_or_else(|| self.most_probable(analysis), |m| m.mv);
         }
         let size = analysis.size;
+        let favourite = self.tree.edges(0).map(|e| e.prior).fold(0.0, f32::max);
         let weights: Vec<(Move, f64)> = self
             .tree
             .edges(0)
-            .map(|e| {
+            .filter_map(|e| {
                 let visits = e.child.map_or(0, |c| self.tree.stats(c).visits);
                 let mv = search::game_move(e.mv, size);
-                let w = (f64::from(visits) + f64::from(e.prior)).powf(1.0 / f64::from(t));
-                (mv, w)
+                let plausible = visits > 0 || e.prior >= PLAUSIBLE * favourite;
+                let passing_early = mv == Move::Pass && analysis.moves.first().is_none_or(|m| m.mv != mv);
+                (plausible && !passing_early).then(|| {
+                    let w = (f64::from(visits) + f64::from(e.prior)).powf(1.0 / f64::from(t));
+                    (mv, w)
+                })
             })
-            .filter(|&(mv, _)| mv != Move::Pass || analysis.moves.first().is_some_and(|m| m.mv == mv))
             .collect();
         let total: f64 = weights.iter().map(|w| w.1).sum();
         let mut x = self.rng.f64() * total;

@@ -238,6 +238,18 @@ impl Position {
         self.to_move
     }
 
+    /// The same board with `color` to move: when that changes the player to
+    /// move, the history is cleared as KataGo clears it (GTP's move out of
+    /// turn), so the network judges the board as it stands.
+    #[must_use]
+    pub fn with_to_move(&self, color: Color) -> Position {
+        let mut position = self.clone();
+        if color != self.to_move {
+            position.clear_history(color);
+        }
+        position
+    }
+
     /// The rules.
     #[must_use]
     pub fn rules(&self) -> &NnRules {

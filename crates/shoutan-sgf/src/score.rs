@@ -6,7 +6,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use serde::Serialize;
-use shoutan_rules::{Counting, GameResult, PointSet, Score, Tally, WinBy, count, estimate};
+use shoutan_rules::{Counting, Game, GameResult, PointSet, Score, Tally, WinBy, count};
 
 use crate::markup::dead_stones_from_markup;
 use crate::points::PointValueError;
@@ -20,7 +20,8 @@ pub enum DeadStones {
     /// The record's final markup: stones on the other side's `TB`/`TW`,
     /// and stones listed in `DS`.
     Sgf,
-    /// The estimator of `shoutan-rules` (a proposal, as in online counting).
+    /// The estimator's proposal, as in online counting (the caller's
+    /// estimator: `shoutan score` asks the network).
     Auto,
     /// No stone is dead: count the position as it stands.
     None,
@@ -188,18 +189,21 @@ pub struct ScoreReport {
     pub agreement: Agreement,
 }
 
-/// Counts the final position of a replayed record.
+/// Counts the final position of a replayed record; with
+/// [`DeadStones::Auto`], `estimator` proposes the dead stones of the final
+/// position.
 pub fn score(
     replay: &Replay,
     tree: &GameTree,
     dead: DeadStones,
+    estimator: &dyn Fn(&Game) -> PointSet,
 ) -> Result<ScoreReport, ScoreError> {
     let game = &replay.game;
     let board = game.board();
     let size = game.size();
     let (marked, dead_marked) = match dead {
         DeadStones::None => (PointSet::new(size), false),
-        DeadStones::Auto => (estimate(board, game.to_move(), game.ruleset()).dead, false),
+        DeadStones::Auto => (estimator(game), false),
         DeadStones::Sgf => match dead_stones_from_markup(tree.node(replay.last_node), board)? {
             Some(set) => (set, true),
             None => (PointSet::new(size), false),
@@ -282,10 +286,15 @@ mod tests {
         (c, text)
     }
 
+    /// The rules crate's estimator, from its playouts.
+    fn playouts(game: &Game) -> PointSet {
+        shoutan_rules::estimate(game.board(), game.to_move(), game.ruleset()).dead
+    }
+
     fn report(extra_root: &str, last: &str, dead: DeadStones) -> ScoreReport {
         let (c, _) = finished(extra_root, last);
         let r = replay(&c.games[0], ReplayOptions::default()).unwrap();
-        score(&r, &c.games[0], dead).unwrap()
+        score(&r, &c.games[0], dead, &playouts).unwrap()
     }
 
     #[test]
@@ -326,15 +335,15 @@ mod tests {
         let with_invader = text.replace(";B[];W[]", ";B[];W[bb];B[];W[]TB[bb]");
         let (c, _) = parse(&with_invader).unwrap();
         let r = replay(&c.games[0], ReplayOptions::default()).unwrap();
-        let marked = score(&r, &c.games[0], DeadStones::Sgf).unwrap();
+        let marked = score(&r, &c.games[0], DeadStones::Sgf, &playouts).unwrap();
         assert!(marked.dead_marked);
         assert_eq!(marked.dead, ["B8"]);
         assert_eq!(marked.black.count, Score::from_points(36));
         assert_eq!(marked.black.prisoners, 1);
         // Alive, the invader makes black's 26 empty points shared: 9 + 13.
-        let unmarked = score(&r, &c.games[0], DeadStones::None).unwrap();
+        let unmarked = score(&r, &c.games[0], DeadStones::None, &playouts).unwrap();
         assert_eq!(unmarked.black.count, Score::from_points(22));
-        let estimated = score(&r, &c.games[0], DeadStones::Auto).unwrap();
+        let estimated = score(&r, &c.games[0], DeadStones::Auto, &playouts).unwrap();
         assert_eq!(estimated.dead, ["B8"]);
     }
 

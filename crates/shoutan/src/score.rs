@@ -1,14 +1,14 @@
 //! `shoutan score FILE`: counts the final position of a record under its
 //! rules (or `--rules`, `--komi`), with the dead stones the record marks or
-//! the estimator proposes, shows both sides' counts and the result in
-//! Chinese and international notation, and compares it with the record's
-//! `RE`. `--json` prints the same as the object documented on
-//! `shoutan_sgf::ScoreReport`.
+//! the network judges dead (`shoutan_engine::judge`), shows both sides'
+//! counts and the result in Chinese and international notation, and
+//! compares it with the record's `RE`. `--json` prints the same as the
+//! object documented on `shoutan_sgf::ScoreReport`.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use shoutan_rules::{Counting, Ruleset, Score};
+use shoutan_rules::{Counting, Game, Ruleset, Score};
 use shoutan_sgf::{DeadStones, ReplayOptions, ScoreReport, SideReport, read, replay, score};
 
 /// Arguments.
@@ -24,10 +24,13 @@ pub struct Args {
     #[arg(long, value_name = "K", allow_hyphen_values = true)]
     komi: Option<Score>,
     /// Dead stones: `sgf` (the record's TB/TW or DS markup), `auto` (the
-    /// estimator) or `none`. Default: `sgf` when the record marks dead
-    /// stones, `auto` otherwise.
+    /// network's judgement) or `none`. Default: `sgf` when the record marks
+    /// dead stones, `auto` otherwise.
     #[arg(long, value_name = "MODE")]
     dead: Option<DeadStones>,
+    /// A KataGo network file (`.bin.gz`) instead of the built-in one.
+    #[arg(long, value_name = "FILE")]
+    model: Option<PathBuf>,
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
@@ -61,14 +64,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     for w in file.warnings.iter().chain(&replayed.warnings) {
         eprintln!("warning: {name}: {w}");
     }
+    let network = crate::model::network(args.model.as_deref())?;
+    let estimator = |game: &Game| shoutan_engine::judge(&network, game).status.dead;
     let report = match args.dead {
-        Some(mode) => score(&replayed, tree, mode)?,
+        Some(mode) => score(&replayed, tree, mode, &estimator)?,
         None => {
-            let marked = score(&replayed, tree, DeadStones::Sgf)?;
+            let marked = score(&replayed, tree, DeadStones::Sgf, &estimator)?;
             if marked.dead_marked {
                 marked
             } else {
-                score(&replayed, tree, DeadStones::Auto)?
+                score(&replayed, tree, DeadStones::Auto, &estimator)?
             }
         }
     };
