@@ -25,7 +25,7 @@ pub fn load(paths: &[PathBuf], size: BoardSize) -> anyhow::Result<Records> {
         games: Vec::new(),
         skipped: 0,
     };
-    for file in expand(paths)? {
+    for file in files(paths)? {
         if is_archive(&file) {
             let reader = std::fs::File::open(&file)
                 .with_context(|| format!("cannot open {}", file.display()))?;
@@ -84,7 +84,7 @@ fn is_record(path: &Path) -> bool {
 }
 
 /// Files as given, and the records under directories, sorted.
-fn expand(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
+pub fn files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
     let mut files = Vec::new();
     for path in paths {
         if !path.is_dir() {

@@ -1,6 +1,7 @@
 //! `shoutan bench …`: speed figures printed as medians, for the README and
 //! closing notes (targets live here, never in timed unit tests).
 
+mod dead_stones;
 mod failover;
 mod levels;
 mod nn;
@@ -23,6 +24,9 @@ pub enum Command {
     /// Playing strength against a GTP opponent (GNU Go, Pachi, KataGo),
     /// with visits per second in the search.
     Strength(strength::Args),
+    /// How often the automatic count agrees with the records' results,
+    /// with the network's dead stones and the playout estimator's.
+    DeadStones(dead_stones::Args),
     /// Network evaluations per second: one thread and two, batches of 1
     /// and 8.
     Nn(nn::Args),
@@ -43,6 +47,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Playouts(args) => playouts::run(args),
         Command::Pairing(args) => pairing::run(args),
         Command::Strength(args) => strength::run(args),
+        Command::DeadStones(args) => dead_stones::run(args),
         Command::Nn(args) => nn::run(args),
         Command::NnAgreement(args) => nn_agreement::run(args),
         Command::Levels(args) => levels::run(args),
