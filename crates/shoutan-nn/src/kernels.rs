@@ -105,7 +105,18 @@ impl WithSimd for Product<'_> {
     }
 }
 
-/// The product in blocks of `ROWS` rows × one panel (`VECTORS` vectors).
+/// Depth of the slices of the product: a panel's slice (`DEPTH_SLICE ×
+/// PANEL_WIDTH` floats, 16 KiB) stays in the L1 cache while every block of
+/// rows goes through it.
+const DEPTH_SLICE: usize = 128;
+
+/// Blocks of rows in a group: the group's slice of the left matrix
+/// (`24 × ROWS × DEPTH_SLICE` floats, 120 KiB with AVX-512) stays in the L2
+/// cache while every panel goes through it.
+const BLOCKS_PER_GROUP: usize = 24;
+
+/// The product in blocks of `ROWS` rows × one panel (`VECTORS` vectors),
+/// slice of depth by slice of depth.
 #[inline(always)]
 fn product_blocks<S: Simd, const ROWS: usize, const VECTORS: usize>(simd: S, product: Product<'_>) {
     let Product {
@@ -121,55 +132,68 @@ fn product_blocks<S: Simd, const ROWS: usize, const VECTORS: usize>(simd: S, pro
     let depth = right.depth;
     let columns = right.columns;
     let rows = out.len() / columns.max(1);
-    let blocks = rows.div_ceil(ROWS);
-    // The left matrix interleaved by blocks of rows: depth by depth, the
-    // block's `ROWS` values (zeros past the last row).
-    // Every value is written: no need to clear what a previous call left.
-    packing.resize(blocks * depth * ROWS, 0.0);
-    for (block_index, block) in packing.chunks_exact_mut(depth * ROWS).enumerate() {
-        for r in 0..ROWS {
-            let row = block_index * ROWS + r;
-            if row < rows {
-                let source = &left[row * depth..(row + 1) * depth];
-                for (packed, &value) in block[r..].iter_mut().step_by(ROWS).zip(source) {
-                    *packed = value;
-                }
-            } else {
-                block[r..]
-                    .iter_mut()
-                    .step_by(ROWS)
-                    .for_each(|packed| *packed = 0.0);
-            }
-        }
-    }
-    for (block_index, block) in packing.chunks_exact(depth * ROWS).enumerate() {
-        let first_row = block_index * ROWS;
-        let block_rows = ROWS.min(rows - first_row);
-        for (panel_index, panel) in right.panels.chunks_exact(depth * PANEL_WIDTH).enumerate() {
-            let mut sums = [[simd.splat_f32s(0.0); VECTORS]; ROWS];
-            for (lefts, rights) in block
-                .chunks_exact(ROWS)
-                .zip(panel.chunks_exact(PANEL_WIDTH))
-            {
-                let Some(rights) = S::as_simd_f32s(rights).0.first_chunk::<VECTORS>() else {
-                    return;
-                };
-                for (sum_row, &l) in sums.iter_mut().zip(lefts) {
-                    let l = simd.splat_f32s(l);
-                    for (sum, &r) in sum_row.iter_mut().zip(rights) {
-                        *sum = simd.mul_add_e_f32s(l, r, *sum);
+    let full_rows = rows / ROWS * ROWS;
+    // The last rows, if not a whole block, padded with zero rows.
+    packing.clear();
+    packing.extend_from_slice(&left[full_rows * depth..rows * depth]);
+    packing.resize(ROWS * depth, 0.0);
+    for group_start in (0..rows).step_by(ROWS * BLOCKS_PER_GROUP) {
+        let group_end = rows.min(group_start + ROWS * BLOCKS_PER_GROUP);
+        for slice_start in (0..depth).step_by(DEPTH_SLICE) {
+            let slice_end = depth.min(slice_start + DEPTH_SLICE);
+            let add = accumulate || slice_start > 0;
+            for (panel_index, panel) in right.panels.chunks_exact(depth * PANEL_WIDTH).enumerate() {
+                let panel = &panel[slice_start * PANEL_WIDTH..slice_end * PANEL_WIDTH];
+                let first_column = panel_index * PANEL_WIDTH;
+                let width = PANEL_WIDTH.min(columns - first_column);
+                for first_row in (group_start..group_end).step_by(ROWS) {
+                    let (block, block_start) = if first_row < full_rows {
+                        (left, first_row)
+                    } else {
+                        (&packing[..], 0)
+                    };
+                    let lefts: [&[f32]; ROWS] = std::array::from_fn(|r| {
+                        let start = (block_start + r) * depth;
+                        &block[start + slice_start..start + slice_end]
+                    });
+                    let sums = block_product::<S, ROWS, VECTORS>(simd, lefts, panel);
+                    for (r, sum_row) in sums.iter().enumerate().take(rows - first_row) {
+                        let start = (first_row + r) * columns + first_column;
+                        store_row::<S, VECTORS>(simd, sum_row, &mut out[start..start + width], add);
                     }
                 }
             }
-            let first_column = panel_index * PANEL_WIDTH;
-            let width = PANEL_WIDTH.min(columns - first_column);
-            for (r, sum_row) in sums.iter().enumerate().take(block_rows) {
-                let start = (first_row + r) * columns + first_column;
-                let target = &mut out[start..start + width];
-                store_row::<S, VECTORS>(simd, sum_row, target, accumulate);
+        }
+    }
+}
+
+/// The sums of `ROWS` rows of the left matrix times a panel, over a slice
+/// of depth: the register block of the product.
+#[inline(always)]
+fn block_product<S: Simd, const ROWS: usize, const VECTORS: usize>(
+    simd: S,
+    lefts: [&[f32]; ROWS],
+    panel: &[f32],
+) -> [[S::f32s; VECTORS]; ROWS] {
+    let mut sums = [[simd.splat_f32s(0.0); VECTORS]; ROWS];
+    let depth = panel.len() / PANEL_WIDTH;
+    // Equal lengths, checked once, let the compiler drop the checks of the
+    // loop.
+    if lefts.iter().any(|l| l.len() != depth) {
+        return sums;
+    }
+    for (d, rights) in panel.chunks_exact(PANEL_WIDTH).enumerate() {
+        let Some(rights) = S::as_simd_f32s(rights).0.first_chunk::<VECTORS>() else {
+            return sums;
+        };
+        for (sum_row, l) in sums.iter_mut().zip(&lefts) {
+            let l = simd.splat_f32s(l[d]);
+            for (sum, &r) in sum_row.iter_mut().zip(rights) {
+                *sum = simd.mul_add_e_f32s(l, r, *sum);
             }
         }
     }
+    sums
 }
 
 /// Writes (or adds) a row of sums to the first `target.len()` columns.
