@@ -13,7 +13,8 @@
 //! 96 columns, 22 to 550 deep), whose per-call packing and dispatch weigh
 //! on the 36 small products of each Winograd convolution.
 
-use pulp::{Arch, Simd, WithSimd};
+pub(crate) use pulp::Arch;
+use pulp::{Simd, WithSimd};
 
 /// Columns of a panel of a packed right-hand matrix: two AVX-512 vectors,
 /// four AVX2 vectors.
@@ -60,24 +61,23 @@ impl PackedMatrix {
 }
 
 /// `out (rows × columns) = left (rows × depth) · right`, or `+=` when
-/// `accumulate`; `left` and `out` row-major. `packing` is scratch space.
+/// `accumulate`; `left` and `out` row-major.
 pub(crate) fn matmul(
+    arch: Arch,
     left: &[f32],
     right: &PackedMatrix,
     out: &mut [f32],
     accumulate: bool,
-    packing: &mut Vec<f32>,
 ) {
     let depth = right.depth;
     let rows = left.len() / depth.max(1);
     debug_assert_eq!(left.len(), rows * depth);
     debug_assert_eq!(out.len(), rows * right.columns);
-    Arch::new().dispatch(Product {
+    arch.dispatch(Product {
         left,
         right,
         out,
         accumulate,
-        packing,
     });
 }
 
@@ -86,7 +86,6 @@ struct Product<'a> {
     right: &'a PackedMatrix,
     out: &'a mut [f32],
     accumulate: bool,
-    packing: &'a mut Vec<f32>,
 }
 
 impl WithSimd for Product<'_> {
@@ -94,8 +93,9 @@ impl WithSimd for Product<'_> {
 
     #[inline(always)]
     fn with_simd<S: Simd>(self, simd: S) {
-        // Register blocks of about a dozen accumulators: 6 rows × 2 vectors
-        // of 16 with AVX-512, 3 rows × 4 vectors of 8 with AVX2.
+        // Register blocks of 10 rows × 2 vectors of 16 with AVX-512 (20 of
+        // its 32 registers accumulate), 3 rows × 4 vectors of 8 with AVX2
+        // (12 of 16).
         match S::F32_LANES {
             16 => product_blocks::<S, 10, 2>(simd, self),
             8 => product_blocks::<S, 3, 4>(simd, self),
@@ -124,7 +124,6 @@ fn product_blocks<S: Simd, const ROWS: usize, const VECTORS: usize>(simd: S, pro
         right,
         out,
         accumulate,
-        packing,
     } = product;
     if S::F32_LANES * VECTORS != PANEL_WIDTH {
         return;
@@ -132,37 +131,76 @@ fn product_blocks<S: Simd, const ROWS: usize, const VECTORS: usize>(simd: S, pro
     let depth = right.depth;
     let columns = right.columns;
     let rows = out.len() / columns.max(1);
-    let full_rows = rows / ROWS * ROWS;
-    // The last rows, if not a whole block, padded with zero rows.
-    packing.clear();
-    packing.extend_from_slice(&left[full_rows * depth..rows * depth]);
-    packing.resize(ROWS * depth, 0.0);
     for group_start in (0..rows).step_by(ROWS * BLOCKS_PER_GROUP) {
         let group_end = rows.min(group_start + ROWS * BLOCKS_PER_GROUP);
         for slice_start in (0..depth).step_by(DEPTH_SLICE) {
             let slice_end = depth.min(slice_start + DEPTH_SLICE);
-            let add = accumulate || slice_start > 0;
             for (panel_index, panel) in right.panels.chunks_exact(depth * PANEL_WIDTH).enumerate() {
-                let panel = &panel[slice_start * PANEL_WIDTH..slice_end * PANEL_WIDTH];
-                let first_column = panel_index * PANEL_WIDTH;
-                let width = PANEL_WIDTH.min(columns - first_column);
+                let block = Block {
+                    left,
+                    depth,
+                    slice: slice_start..slice_end,
+                    panel: &panel[slice_start * PANEL_WIDTH..slice_end * PANEL_WIDTH],
+                    columns,
+                    first_column: panel_index * PANEL_WIDTH,
+                    add: accumulate || slice_start > 0,
+                };
                 for first_row in (group_start..group_end).step_by(ROWS) {
-                    let (block, block_start) = if first_row < full_rows {
-                        (left, first_row)
-                    } else {
-                        (&packing[..], 0)
-                    };
-                    let lefts: [&[f32]; ROWS] = std::array::from_fn(|r| {
-                        let start = (block_start + r) * depth;
-                        &block[start + slice_start..start + slice_end]
-                    });
-                    let sums = block_product::<S, ROWS, VECTORS>(simd, lefts, panel);
-                    for (r, sum_row) in sums.iter().enumerate().take(rows - first_row) {
-                        let start = (first_row + r) * columns + first_column;
-                        store_row::<S, VECTORS>(simd, sum_row, &mut out[start..start + width], add);
+                    let remaining = group_end - first_row;
+                    if remaining >= ROWS {
+                        block.compute::<S, ROWS, VECTORS>(simd, first_row, out);
+                        continue;
+                    }
+                    // The last rows, fewer than a block, in a smaller block
+                    // rather than padded: on 19×19 a Winograd product has
+                    // 25 rows per board.
+                    match remaining {
+                        1 => block.compute::<S, 1, VECTORS>(simd, first_row, out),
+                        2 => block.compute::<S, 2, VECTORS>(simd, first_row, out),
+                        3 => block.compute::<S, 3, VECTORS>(simd, first_row, out),
+                        4 => block.compute::<S, 4, VECTORS>(simd, first_row, out),
+                        5 => block.compute::<S, 5, VECTORS>(simd, first_row, out),
+                        6 => block.compute::<S, 6, VECTORS>(simd, first_row, out),
+                        7 => block.compute::<S, 7, VECTORS>(simd, first_row, out),
+                        8 => block.compute::<S, 8, VECTORS>(simd, first_row, out),
+                        _ => block.compute::<S, 9, VECTORS>(simd, first_row, out),
                     }
                 }
             }
+        }
+    }
+}
+
+/// A slice of depth of one panel, and what to do with its products.
+struct Block<'a> {
+    left: &'a [f32],
+    depth: usize,
+    slice: std::ops::Range<usize>,
+    panel: &'a [f32],
+    columns: usize,
+    first_column: usize,
+    add: bool,
+}
+
+impl Block<'_> {
+    /// The products of `ROWS` rows from `first_row` with the panel's slice,
+    /// written or added to `out`.
+    #[inline(always)]
+    fn compute<S: Simd, const ROWS: usize, const VECTORS: usize>(
+        &self,
+        simd: S,
+        first_row: usize,
+        out: &mut [f32],
+    ) {
+        let lefts: [&[f32]; ROWS] = std::array::from_fn(|r| {
+            let start = (first_row + r) * self.depth;
+            &self.left[start + self.slice.start..start + self.slice.end]
+        });
+        let sums = block_product::<S, ROWS, VECTORS>(simd, lefts, self.panel);
+        let width = PANEL_WIDTH.min(self.columns - self.first_column);
+        for (r, sum_row) in sums.iter().enumerate() {
+            let start = (first_row + r) * self.columns + self.first_column;
+            store_row::<S, VECTORS>(simd, sum_row, &mut out[start..start + width], self.add);
         }
     }
 }
@@ -283,6 +321,7 @@ pub(crate) fn tiles_per_side(size: usize) -> usize {
 /// and row by row). Points off the board are zeros (the convolution's
 /// padding).
 pub(crate) fn winograd_input(
+    arch: Arch,
     input: &[f32],
     size: usize,
     channels: usize,
@@ -293,7 +332,7 @@ pub(crate) fn winograd_input(
     let tiles = boards * side * side;
     // Every value is written: no need to clear what a previous call left.
     transformed.resize(TILE_ELEMENTS * tiles * channels, 0.0);
-    Arch::new().dispatch(InputTransform {
+    arch.dispatch(InputTransform {
         input,
         size,
         channels,
@@ -424,13 +463,14 @@ fn input_1d<S: Simd>(simd: S, d: [S::f32s; INPUT_TILE]) -> [S::f32s; INPUT_TILE]
 /// the 4×4 outputs of each tile are written to (or, `accumulate`, added
 /// to) `output`, `boards × size² × channels`, but for those off the board.
 pub(crate) fn winograd_output(
+    arch: Arch,
     transformed: &[f32],
     size: usize,
     channels: usize,
     output: &mut [f32],
     accumulate: bool,
 ) {
-    Arch::new().dispatch(OutputTransform {
+    arch.dispatch(OutputTransform {
         transformed,
         size,
         channels,
@@ -590,12 +630,13 @@ pub(crate) fn im2col(
 /// `x · scale + bias` per channel, then the activation, in place on rows
 /// of `scale.len()` channels.
 pub(crate) fn normalize_activate(
+    arch: Arch,
     values: &mut [f32],
     scale: &[f32],
     bias: &[f32],
     activation: crate::model::Activation,
 ) {
-    Arch::new().dispatch(|| {
+    arch.dispatch(|| {
         for row in values.chunks_exact_mut(scale.len()) {
             for ((x, &s), &b) in row.iter_mut().zip(scale).zip(bias) {
                 *x = *x * s + b;
@@ -622,12 +663,237 @@ pub(crate) fn activate(values: &mut [f32], activation: crate::model::Activation)
 }
 
 /// Adds `bias` (one value per channel) to every row of `values`.
-pub(crate) fn add_rows(values: &mut [f32], bias: &[f32]) {
-    Arch::new().dispatch(|| {
+pub(crate) fn add_rows(arch: Arch, values: &mut [f32], bias: &[f32]) {
+    arch.dispatch(|| {
         for row in values.chunks_exact_mut(bias.len()) {
             for (x, &b) in row.iter_mut().zip(bias) {
                 *x += b;
             }
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Activation;
+
+    /// Every instruction set this machine runs: each kernel is checked on
+    /// each, not only the one `Arch::new` picks.
+    fn instruction_sets() -> Vec<Arch> {
+        let mut sets = vec![Arch::Scalar];
+        #[cfg(target_arch = "x86_64")]
+        {
+            if let Some(v3) = pulp::x86::V3::try_new() {
+                sets.push(Arch::V3(v3));
+            }
+            if let Some(v4) = pulp::x86::V4::try_new() {
+                sets.push(Arch::V4(v4));
+            }
+        }
+        sets
+    }
+
+    /// Values in [-1, 1) from a seed, deterministic.
+    fn values(len: usize, seed: u64) -> Vec<f32> {
+        let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+        (0..len)
+            .map(|_| {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                (state >> 40) as f32 / (1u64 << 23) as f32 - 1.0
+            })
+            .collect()
+    }
+
+    fn assert_close(actual: &[f32], expected: &[f64], tolerance: f64, what: &str) {
+        assert_eq!(actual.len(), expected.len(), "{what}");
+        for (i, (&a, &e)) in actual.iter().zip(expected).enumerate() {
+            assert!(
+                (f64::from(a) - e).abs() <= tolerance * (1.0 + e.abs()),
+                "{what}: value {i} is {a}, expected {e}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_product_equals_the_naive_product_on_every_instruction_set() {
+        for arch in instruction_sets() {
+            for (rows, depth, columns) in [
+                (1, 1, 1),
+                (25, 96, 96),
+                (23, 7, 33),
+                (11, 300, 32),
+                (9, 129, 65),
+                (361, 550, 96),
+                (4, 19, 3),
+            ] {
+                let left = values(rows * depth, 1);
+                let right = values(depth * columns, 2);
+                let initial = values(rows * columns, 3);
+                let packed = PackedMatrix::new(&right, depth, columns);
+                let expected: Vec<f64> = (0..rows * columns)
+                    .map(|i| {
+                        let (r, c) = (i / columns, i % columns);
+                        (0..depth)
+                            .map(|d| {
+                                f64::from(left[r * depth + d]) * f64::from(right[d * columns + c])
+                            })
+                            .sum()
+                    })
+                    .collect();
+                let what = format!("{arch:?} {rows}×{depth}×{columns}");
+                let mut out = vec![f32::NAN; rows * columns];
+                matmul(arch, &left, &packed, &mut out, false);
+                assert_close(&out, &expected, 1e-5, &what);
+                let mut out = initial.clone();
+                matmul(arch, &left, &packed, &mut out, true);
+                let accumulated: Vec<f64> = expected
+                    .iter()
+                    .zip(&initial)
+                    .map(|(e, &i)| e + f64::from(i))
+                    .collect();
+                assert_close(&out, &accumulated, 1e-5, &format!("{what} accumulated"));
+            }
+        }
+    }
+
+    /// A direct convolution with zero padding, in f64: `boards × size² ×
+    /// inputs` to `boards × size² × outputs`, weights in the file's order.
+    fn direct_convolution(
+        input: &[f32],
+        weights: &[f32],
+        size: usize,
+        kernel: usize,
+        inputs: usize,
+        outputs: usize,
+    ) -> Vec<f64> {
+        let area = size * size;
+        let boards = input.len() / (area * inputs);
+        let half = (kernel / 2) as isize;
+        let mut out = vec![0.0; boards * area * outputs];
+        for b in 0..boards {
+            for y in 0..size as isize {
+                for x in 0..size as isize {
+                    for o in 0..outputs {
+                        let mut sum = 0.0;
+                        for ky in 0..kernel as isize {
+                            for kx in 0..kernel as isize {
+                                let (sy, sx) = (y + ky - half, x + kx - half);
+                                if sy < 0 || sx < 0 || sy >= size as isize || sx >= size as isize {
+                                    continue;
+                                }
+                                let point = b * area + (sy as usize) * size + sx as usize;
+                                for i in 0..inputs {
+                                    let w = weights[(((ky as usize) * kernel + kx as usize)
+                                        * inputs
+                                        + i)
+                                        * outputs
+                                        + o];
+                                    sum += f64::from(w) * f64::from(input[point * inputs + i]);
+                                }
+                            }
+                        }
+                        out[(b * area + (y as usize) * size + x as usize) * outputs + o] = sum;
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn winograd_equals_a_direct_convolution_on_every_instruction_set() {
+        for arch in instruction_sets() {
+            for (size, boards, inputs, outputs) in [
+                (1, 1, 3, 2),
+                (2, 2, 17, 5),
+                (4, 1, 16, 16),
+                (5, 3, 33, 18),
+                (7, 1, 8, 40),
+                (9, 2, 32, 32),
+                (19, 1, 20, 7),
+            ] {
+                let input = values(boards * size * size * inputs, 4);
+                let weights = values(9 * inputs * outputs, 5);
+                let expected = direct_convolution(&input, &weights, size, 3, inputs, outputs);
+                let transformed_weights = winograd_weights(&weights, inputs, outputs);
+                let mut transformed = Vec::new();
+                winograd_input(arch, &input, size, inputs, &mut transformed);
+                let tiles = boards * tiles_per_side(size).pow(2);
+                let mut products = vec![0.0; TILE_ELEMENTS * tiles * outputs];
+                for ((w, t), p) in transformed_weights
+                    .iter()
+                    .zip(transformed.chunks_exact(tiles * inputs))
+                    .zip(products.chunks_exact_mut(tiles * outputs))
+                {
+                    matmul(arch, t, w, p, false);
+                }
+                let what = format!("{arch:?} size {size}, {inputs} → {outputs}");
+                let mut out = vec![f32::NAN; boards * size * size * outputs];
+                winograd_output(arch, &products, size, outputs, &mut out, false);
+                assert_close(&out, &expected, 1e-4, &what);
+                let mut accumulated = vec![1.0; out.len()];
+                winograd_output(arch, &products, size, outputs, &mut accumulated, true);
+                let plus_one: Vec<f64> = expected.iter().map(|e| e + 1.0).collect();
+                assert_close(
+                    &accumulated,
+                    &plus_one,
+                    1e-4,
+                    &format!("{what} accumulated"),
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn patches_times_weights_equal_a_direct_convolution() {
+        for (size, kernel, inputs, outputs) in
+            [(1, 5, 3, 4), (3, 5, 2, 3), (7, 5, 22, 9), (4, 3, 5, 5)]
+        {
+            let input = values(2 * size * size * inputs, 6);
+            let weights = values(kernel * kernel * inputs * outputs, 7);
+            let expected = direct_convolution(&input, &weights, size, kernel, inputs, outputs);
+            let mut patches = Vec::new();
+            im2col(&input, size, inputs, kernel, kernel, &mut patches);
+            let packed = PackedMatrix::new(&weights, kernel * kernel * inputs, outputs);
+            let mut out = vec![f32::NAN; expected.len()];
+            matmul(Arch::new(), &patches, &packed, &mut out, false);
+            assert_close(
+                &out,
+                &expected,
+                1e-5,
+                &format!("size {size}, kernel {kernel}"),
+            );
+        }
+    }
+
+    #[test]
+    fn normalisation_and_activations_follow_their_formulas() {
+        let activations = [
+            (Activation::Identity, (|x| x) as fn(f64) -> f64),
+            (Activation::Relu, |x: f64| x.max(0.0)),
+            (Activation::Mish, |x: f64| x * x.exp().ln_1p().tanh()),
+            (Activation::Silu, |x: f64| x / (1.0 + (-x).exp())),
+        ];
+        for arch in instruction_sets() {
+            for (activation, formula) in activations {
+                let channels = 19;
+                let mut x: Vec<f32> = values(5 * channels, 8).iter().map(|v| v * 30.0).collect();
+                let scale = values(channels, 9);
+                let bias = values(channels, 10);
+                let expected: Vec<f64> = x
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &v)| {
+                        let c = i % channels;
+                        formula(f64::from(v) * f64::from(scale[c]) + f64::from(bias[c]))
+                    })
+                    .collect();
+                normalize_activate(arch, &mut x, &scale, &bias, activation);
+                assert_close(&x, &expected, 1e-5, &format!("{arch:?} {activation:?}"));
+            }
+        }
+    }
 }

@@ -12,7 +12,7 @@
 //! patches (im2col), 1×1 as plain products.
 
 use crate::Inputs;
-use crate::kernels::{self, PackedMatrix};
+use crate::kernels::{self, Arch, PackedMatrix};
 use crate::model::{self, Activation, Block, Model};
 
 /// Why a batch could not be evaluated.
@@ -87,8 +87,8 @@ impl Normalization {
         }
     }
 
-    fn apply(&self, values: &mut [f32]) {
-        kernels::normalize_activate(values, &self.scale, &self.bias, self.activation);
+    fn apply(&self, arch: Arch, values: &mut [f32]) {
+        kernels::normalize_activate(arch, values, &self.scale, &self.bias, self.activation);
     }
 }
 
@@ -113,7 +113,6 @@ struct ConvolutionScratch {
     transformed: Vec<f32>,
     products: Vec<f32>,
     patches: Vec<f32>,
-    packing: Vec<f32>,
 }
 
 impl Convolution {
@@ -136,6 +135,7 @@ impl Convolution {
     /// (`boards × size² × outputs`), or adds the result to it.
     fn apply(
         &self,
+        arch: Arch,
         input: &[f32],
         size: usize,
         output: &mut [f32],
@@ -144,14 +144,14 @@ impl Convolution {
     ) {
         match self {
             Convolution::Pointwise(weights) => {
-                kernels::matmul(input, weights, output, accumulate, &mut scratch.packing);
+                kernels::matmul(arch, input, weights, output, accumulate);
             }
             Convolution::Winograd(weights) => {
                 let Some(first) = weights.first() else {
                     return;
                 };
                 let (inputs, outputs) = (first.depth(), first.columns());
-                kernels::winograd_input(input, size, inputs, &mut scratch.transformed);
+                kernels::winograd_input(arch, input, size, inputs, &mut scratch.transformed);
                 let tiles = scratch.transformed.len() / (kernels::TILE_ELEMENTS * inputs);
                 scratch
                     .products
@@ -161,9 +161,16 @@ impl Convolution {
                 for ((weights, transformed), products) in
                     weights.iter().zip(transformed).zip(products)
                 {
-                    kernels::matmul(transformed, weights, products, false, &mut scratch.packing);
+                    kernels::matmul(arch, transformed, weights, products, false);
                 }
-                kernels::winograd_output(&scratch.products, size, outputs, output, accumulate);
+                kernels::winograd_output(
+                    arch,
+                    &scratch.products,
+                    size,
+                    outputs,
+                    output,
+                    accumulate,
+                );
             }
             Convolution::Patches {
                 height,
@@ -172,13 +179,7 @@ impl Convolution {
             } => {
                 let inputs = weights.depth() / (height * width);
                 kernels::im2col(input, size, inputs, *height, *width, &mut scratch.patches);
-                kernels::matmul(
-                    &scratch.patches,
-                    weights,
-                    output,
-                    accumulate,
-                    &mut scratch.packing,
-                );
+                kernels::matmul(arch, &scratch.patches, weights, output, accumulate);
             }
         }
     }
@@ -273,6 +274,8 @@ struct ValueHead {
 /// with its own [`Scratch`].
 #[derive(Clone, Debug)]
 pub struct Network {
+    /// The instruction set the kernels use, detected once.
+    arch: Arch,
     name: String,
     version: u32,
     spatial_inputs: usize,
@@ -335,6 +338,7 @@ impl Network {
         let p = &model.policy_head;
         let v = &model.value_head;
         Network {
+            arch: Arch::new(),
             name: model.name.clone(),
             version: model.version,
             spatial_inputs: model.spatial_inputs,
@@ -442,54 +446,78 @@ impl Network {
             }
         }
         let trunk = sized(&mut scratch.trunk, points * channels);
-        self.initial_conv
-            .apply(input, size, trunk, false, &mut scratch.convolution);
+        self.initial_conv.apply(
+            self.arch,
+            input,
+            size,
+            trunk,
+            false,
+            &mut scratch.convolution,
+        );
         for (inputs, board) in batch.iter().zip(trunk.chunks_exact_mut(area * channels)) {
-            kernels::add_rows(board, &self.initial_matmul.apply(&inputs.global));
+            kernels::add_rows(self.arch, board, &self.initial_matmul.apply(&inputs.global));
         }
         for block in &self.blocks {
             let activated = sized(&mut scratch.activated, points * channels);
             activated.copy_from_slice(trunk);
             match block {
                 ResidualBlock::Ordinary(b) => {
-                    b.pre.apply(activated);
+                    b.pre.apply(self.arch, activated);
                     let mid = sized(&mut scratch.mid, points * b.first_conv.outputs());
-                    b.first_conv
-                        .apply(activated, size, mid, false, &mut scratch.convolution);
-                    b.mid.apply(mid);
+                    b.first_conv.apply(
+                        self.arch,
+                        activated,
+                        size,
+                        mid,
+                        false,
+                        &mut scratch.convolution,
+                    );
+                    b.mid.apply(self.arch, mid);
                     b.final_conv
-                        .apply(mid, size, trunk, true, &mut scratch.convolution);
+                        .apply(self.arch, mid, size, trunk, true, &mut scratch.convolution);
                 }
                 ResidualBlock::GlobalPooling(b) => {
-                    b.pre.apply(activated);
+                    b.pre.apply(self.arch, activated);
                     let mid_channels = b.regular_conv.outputs();
                     let mid = sized(&mut scratch.mid, points * mid_channels);
-                    b.regular_conv
-                        .apply(activated, size, mid, false, &mut scratch.convolution);
+                    b.regular_conv.apply(
+                        self.arch,
+                        activated,
+                        size,
+                        mid,
+                        false,
+                        &mut scratch.convolution,
+                    );
                     let pooled = sized(
                         &mut scratch.pooled_channels,
                         points * b.gpool_conv.outputs(),
                     );
-                    b.gpool_conv
-                        .apply(activated, size, pooled, false, &mut scratch.convolution);
-                    b.gpool.apply(pooled);
+                    b.gpool_conv.apply(
+                        self.arch,
+                        activated,
+                        size,
+                        pooled,
+                        false,
+                        &mut scratch.convolution,
+                    );
+                    b.gpool.apply(self.arch, pooled);
                     let pooled_channels = b.gpool_conv.outputs();
                     for (pooled_board, mid_board) in pooled
                         .chunks_exact(area * pooled_channels)
                         .zip(mid.chunks_exact_mut(area * mid_channels))
                     {
                         let features = pool_mean_max(pooled_board, pooled_channels, size);
-                        kernels::add_rows(mid_board, &b.gpool_to_bias.apply(&features));
+                        kernels::add_rows(self.arch, mid_board, &b.gpool_to_bias.apply(&features));
                     }
-                    b.mid.apply(mid);
+                    b.mid.apply(self.arch, mid);
                     b.final_conv
-                        .apply(mid, size, trunk, true, &mut scratch.convolution);
+                        .apply(self.arch, mid, size, trunk, true, &mut scratch.convolution);
                 }
             }
         }
         let activated = sized(&mut scratch.activated, points * channels);
         activated.copy_from_slice(trunk);
-        self.tip.apply(activated);
+        self.tip.apply(self.arch, activated);
     }
 
     /// The heads on the trunk's output in `scratch.activated`.
@@ -502,27 +530,27 @@ impl Network {
         let p1 = sized(&mut scratch.policy, points * p1_channels);
         policy
             .p1_conv
-            .apply(trunk, size, p1, false, &mut scratch.convolution);
+            .apply(self.arch, trunk, size, p1, false, &mut scratch.convolution);
         let g1_channels = policy.g1_conv.outputs();
         let g1 = sized(&mut scratch.pooled_channels, points * g1_channels);
         policy
             .g1_conv
-            .apply(trunk, size, g1, false, &mut scratch.convolution);
-        policy.g1.apply(g1);
+            .apply(self.arch, trunk, size, g1, false, &mut scratch.convolution);
+        policy.g1.apply(self.arch, g1);
         let mut passes = Vec::with_capacity(boards);
         for (g1_board, p1_board) in g1
             .chunks_exact(area * g1_channels)
             .zip(p1.chunks_exact_mut(area * p1_channels))
         {
             let features = pool_mean_max(g1_board, g1_channels, size);
-            kernels::add_rows(p1_board, &policy.gpool_to_bias.apply(&features));
+            kernels::add_rows(self.arch, p1_board, &policy.gpool_to_bias.apply(&features));
             passes.push(policy.gpool_to_pass.apply(&features)[0]);
         }
-        policy.p1.apply(p1);
+        policy.p1.apply(self.arch, p1);
         let logits = sized(&mut scratch.single, points);
         policy
             .p2_conv
-            .apply(p1, size, logits, false, &mut scratch.convolution);
+            .apply(self.arch, p1, size, logits, false, &mut scratch.convolution);
         let policies: Vec<Vec<f32>> = logits.chunks_exact(area).map(<[f32]>::to_vec).collect();
 
         let value = &self.value;
@@ -530,12 +558,17 @@ impl Network {
         let v1 = sized(&mut scratch.value, points * v1_channels);
         value
             .v1_conv
-            .apply(trunk, size, v1, false, &mut scratch.convolution);
-        value.v1.apply(v1);
+            .apply(self.arch, trunk, size, v1, false, &mut scratch.convolution);
+        value.v1.apply(self.arch, v1);
         let ownership = sized(&mut scratch.single, points);
-        value
-            .ownership_conv
-            .apply(v1, size, ownership, false, &mut scratch.convolution);
+        value.ownership_conv.apply(
+            self.arch,
+            v1,
+            size,
+            ownership,
+            false,
+            &mut scratch.convolution,
+        );
         v1.chunks_exact(area * v1_channels)
             .zip(ownership.chunks_exact(area))
             .zip(policies)
