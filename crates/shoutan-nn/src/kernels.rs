@@ -258,47 +258,107 @@ fn store_row<S: Simd, const VECTORS: usize>(
     }
 }
 
-/// Points on a side of a Winograd output tile.
-pub(crate) const TILE: usize = 4;
-/// Points on a side of a Winograd input tile (`TILE + 3 - 1`).
-pub(crate) const INPUT_TILE: usize = 6;
+/// A Winograd minimal filtering algorithm F(m×m, r×r): `m × m` outputs
+/// from each `6 × 6` input tile (`m + r − 1 = 6`). Both use the
+/// interpolation points 0, ±1, ±2 and ∞ (Lavin & Gray, "Fast Algorithms for
+/// Convolutional Neural Networks", 2016), so they share the input
+/// transform `Bᵀ d B` and differ in `G` and `Aᵀ`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Winograd {
+    /// F(4×4, 3×3): 36 products for 16 outputs, against 144 directly.
+    F4x4K3x3,
+    /// F(2×2, 5×5): 36 products for 4 outputs, against 100 directly.
+    F2x2K5x5,
+}
+
+impl Winograd {
+    /// The algorithm for a square kernel of this size, if there is one.
+    pub(crate) fn for_kernel(height: usize, width: usize) -> Option<Winograd> {
+        match (height, width) {
+            (3, 3) => Some(Winograd::F4x4K3x3),
+            (5, 5) => Some(Winograd::F2x2K5x5),
+            _ => None,
+        }
+    }
+
+    /// Outputs on a side of a tile (m).
+    fn tile(self) -> usize {
+        match self {
+            Winograd::F4x4K3x3 => 4,
+            Winograd::F2x2K5x5 => 2,
+        }
+    }
+
+    /// Kernel side (r).
+    fn kernel(self) -> usize {
+        INPUT_TILE + 1 - self.tile()
+    }
+
+    /// Tiles covering a board side.
+    pub(crate) fn tiles_per_side(self, size: usize) -> usize {
+        size.div_ceil(self.tile())
+    }
+}
+
+/// Points on a side of a Winograd input tile.
+const INPUT_TILE: usize = 6;
 /// Elements of a transformed tile.
 pub(crate) const TILE_ELEMENTS: usize = INPUT_TILE * INPUT_TILE;
+/// Outputs of a tile, at most (F(4×4, 3×3)).
+const MAX_TILE_OUTPUTS: usize = 16;
 
-/// The Winograd F(4×4, 3×3) kernel transform `G g Gᵀ` of a 3×3 convolution
-/// (`weights` in the file's order: row, column, input, output), as 36
-/// packed `inputs × outputs` matrices, one per element of the transformed
-/// tile.
+/// Row `point` of `G` for a kernel of `kernel` taps: the powers of the
+/// point divided by the product of its differences to the other finite
+/// points, or `(0, …, 0, 1)` for the point at infinity.
+fn g_row(point: usize, kernel: usize) -> Vec<f64> {
+    const POINTS: [f64; 5] = [0.0, 1.0, -1.0, 2.0, -2.0];
+    match POINTS.get(point) {
+        Some(&p) => {
+            let scale: f64 = POINTS.iter().filter(|&&q| q != p).map(|q| p - q).product();
+            (0..kernel).map(|k| p.powi(k as i32) / scale).collect()
+        }
+        None => (0..kernel)
+            .map(|k| if k + 1 == kernel { 1.0 } else { 0.0 })
+            .collect(),
+    }
+}
+
+/// The Winograd kernel transform `G g Gᵀ` of a convolution (`weights` in
+/// the file's order: row, column, input, output), as 36 packed `inputs ×
+/// outputs` matrices, one per element of the transformed tile.
 pub(crate) fn winograd_weights(
+    kind: Winograd,
     weights: &[f32],
     inputs: usize,
     outputs: usize,
 ) -> Vec<PackedMatrix> {
-    // G, from Lavin & Gray, "Fast Algorithms for Convolutional Neural
-    // Networks" (2016), with the interpolation points 0, ±1, ±2, ∞.
-    const G: [[f64; 3]; 6] = [
-        [1.0 / 4.0, 0.0, 0.0],
-        [-1.0 / 6.0, -1.0 / 6.0, -1.0 / 6.0],
-        [-1.0 / 6.0, 1.0 / 6.0, -1.0 / 6.0],
-        [1.0 / 24.0, 1.0 / 12.0, 1.0 / 6.0],
-        [1.0 / 24.0, -1.0 / 12.0, 1.0 / 6.0],
-        [0.0, 0.0, 1.0],
-    ];
+    let r = kind.kernel();
+    let g_matrix: Vec<Vec<f64>> = (0..INPUT_TILE).map(|point| g_row(point, r)).collect();
     let mut transformed = vec![vec![0.0f32; inputs * outputs]; TILE_ELEMENTS];
+    let mut kernel = vec![0.0f64; r * r];
     for i in 0..inputs {
         for o in 0..outputs {
-            let g: [[f64; 3]; 3] = std::array::from_fn(|y| {
-                std::array::from_fn(|x| {
-                    f64::from(weights[((y * 3 + x) * inputs + i) * outputs + o])
-                })
-            });
+            for (k, value) in kernel.iter_mut().enumerate() {
+                *value = f64::from(weights[(k * inputs + i) * outputs + o]);
+            }
             // G g, then (G g) Gᵀ.
-            let left: [[f64; 3]; INPUT_TILE] = G.map(|row| {
-                std::array::from_fn(|x| row.iter().zip(&g).map(|(a, g_row)| a * g_row[x]).sum())
-            });
+            let left: Vec<Vec<f64>> = g_matrix
+                .iter()
+                .map(|g_row| {
+                    (0..r)
+                        .map(|x| {
+                            g_row
+                                .iter()
+                                .enumerate()
+                                .map(|(y, a)| a * kernel[y * r + x])
+                                .sum()
+                        })
+                        .collect()
+                })
+                .collect();
             for (a, left_row) in left.iter().enumerate() {
-                for (b, g_row) in G.iter().enumerate() {
-                    let sum: f64 = left_row.iter().zip(g_row).map(|(l, r)| l * r).sum();
+                for (b, g_row) in g_matrix.iter().enumerate() {
+                    let sum: f64 = left_row.iter().zip(g_row).map(|(l, g)| l * g).sum();
                     transformed[a * INPUT_TILE + b][i * outputs + o] = sum as f32;
                 }
             }
@@ -310,11 +370,6 @@ pub(crate) fn winograd_weights(
         .collect()
 }
 
-/// Tiles of `TILE × TILE` covering a board side.
-pub(crate) fn tiles_per_side(size: usize) -> usize {
-    size.div_ceil(TILE)
-}
-
 /// The Winograd input transform `Bᵀ d B` of every tile of every board:
 /// `input` is `boards × size² × channels`; `transformed` becomes 36
 /// matrices `tiles × channels` (element by element, tiles board by board
@@ -322,17 +377,19 @@ pub(crate) fn tiles_per_side(size: usize) -> usize {
 /// padding).
 pub(crate) fn winograd_input(
     arch: Arch,
+    kind: Winograd,
     input: &[f32],
     size: usize,
     channels: usize,
     transformed: &mut Vec<f32>,
 ) {
-    let side = tiles_per_side(size);
+    let side = kind.tiles_per_side(size);
     let boards = input.len() / (size * size * channels);
     let tiles = boards * side * side;
     // Every value is written: no need to clear what a previous call left.
     transformed.resize(TILE_ELEMENTS * tiles * channels, 0.0);
     arch.dispatch(InputTransform {
+        kind,
         input,
         size,
         channels,
@@ -341,6 +398,7 @@ pub(crate) fn winograd_input(
 }
 
 struct InputTransform<'a> {
+    kind: Winograd,
     input: &'a [f32],
     size: usize,
     channels: usize,
@@ -353,12 +411,14 @@ impl WithSimd for InputTransform<'_> {
     #[inline(always)]
     fn with_simd<S: Simd>(self, simd: S) {
         let InputTransform {
+            kind,
             input,
             size,
             channels,
             transformed,
         } = self;
-        let side = tiles_per_side(size);
+        let side = kind.tiles_per_side(size);
+        let (tile_side, padding) = (kind.tile(), kind.kernel() / 2);
         let board_len = size * size * channels;
         let tiles = input.len() / board_len * side * side;
         let element_len = tiles * channels;
@@ -371,8 +431,8 @@ impl WithSimd for InputTransform<'_> {
                     // none off the board.
                     let mut points = [None; TILE_ELEMENTS];
                     for (i, point) in points.iter_mut().enumerate() {
-                        let y = (tile_y * TILE + i / INPUT_TILE).checked_sub(1);
-                        let x = (tile_x * TILE + i % INPUT_TILE).checked_sub(1);
+                        let y = (tile_y * tile_side + i / INPUT_TILE).checked_sub(padding);
+                        let x = (tile_x * tile_side + i % INPUT_TILE).checked_sub(padding);
                         if let (Some(y), Some(x)) = (y, x)
                             && y < size
                             && x < size
@@ -464,6 +524,7 @@ fn input_1d<S: Simd>(simd: S, d: [S::f32s; INPUT_TILE]) -> [S::f32s; INPUT_TILE]
 /// to) `output`, `boards × size² × channels`, but for those off the board.
 pub(crate) fn winograd_output(
     arch: Arch,
+    kind: Winograd,
     transformed: &[f32],
     size: usize,
     channels: usize,
@@ -471,6 +532,7 @@ pub(crate) fn winograd_output(
     accumulate: bool,
 ) {
     arch.dispatch(OutputTransform {
+        kind,
         transformed,
         size,
         channels,
@@ -480,6 +542,7 @@ pub(crate) fn winograd_output(
 }
 
 struct OutputTransform<'a> {
+    kind: Winograd,
     transformed: &'a [f32],
     size: usize,
     channels: usize,
@@ -492,59 +555,69 @@ impl WithSimd for OutputTransform<'_> {
 
     #[inline(always)]
     fn with_simd<S: Simd>(self, simd: S) {
-        let OutputTransform {
-            transformed,
-            size,
-            channels,
-            output,
-            accumulate,
-        } = self;
-        let side = tiles_per_side(size);
-        let board_len = size * size * channels;
-        let element_len = transformed.len() / TILE_ELEMENTS;
-        let vectors = channels / S::F32_LANES;
-        for (board_index, board) in output.chunks_exact_mut(board_len).enumerate() {
-            for tile_y in 0..side {
-                for tile_x in 0..side {
-                    let tile = (board_index * side + tile_y) * side + tile_x;
-                    let input_start = tile * channels;
-                    let mut points = [None; TILE * TILE];
-                    for (i, point) in points.iter_mut().enumerate() {
-                        let y = tile_y * TILE + i / TILE;
-                        let x = tile_x * TILE + i % TILE;
-                        if y < size && x < size {
-                            *point = Some((y * size + x) * channels);
+        match self.kind {
+            Winograd::F4x4K3x3 => output_tiles::<S, 4>(simd, self),
+            Winograd::F2x2K5x5 => output_tiles::<S, 2>(simd, self),
+        }
+    }
+}
+
+/// The output transform of tiles of `M × M` outputs.
+#[inline(always)]
+fn output_tiles<S: Simd, const M: usize>(simd: S, transform: OutputTransform<'_>) {
+    let OutputTransform {
+        kind,
+        transformed,
+        size,
+        channels,
+        output,
+        accumulate,
+    } = transform;
+    let side = kind.tiles_per_side(size);
+    let board_len = size * size * channels;
+    let element_len = transformed.len() / TILE_ELEMENTS;
+    let vectors = channels / S::F32_LANES;
+    for (board_index, board) in output.chunks_exact_mut(board_len).enumerate() {
+        for tile_y in 0..side {
+            for tile_x in 0..side {
+                let tile = (board_index * side + tile_y) * side + tile_x;
+                let input_start = tile * channels;
+                let mut points = [None; MAX_TILE_OUTPUTS];
+                for (i, point) in points.iter_mut().enumerate().take(M * M) {
+                    let y = tile_y * M + i / M;
+                    let x = tile_x * M + i % M;
+                    if y < size && x < size {
+                        *point = Some((y * size + x) * channels);
+                    }
+                }
+                for v in 0..vectors {
+                    let c = v * S::F32_LANES;
+                    let m: [S::f32s; TILE_ELEMENTS] = std::array::from_fn(|e| {
+                        let start = e * element_len + input_start + c;
+                        load::<S>(&transformed[start..start + S::F32_LANES])
+                    });
+                    let o = output_tile::<S, M>(simd, m);
+                    for (point, value) in points.iter().zip(o) {
+                        if let Some(p) = *point {
+                            let target = &mut board[p + c..p + c + S::F32_LANES];
+                            let value = if accumulate {
+                                simd.add_f32s(load::<S>(target), value)
+                            } else {
+                                value
+                            };
+                            store::<S>(target, value);
                         }
                     }
-                    for v in 0..vectors {
-                        let c = v * S::F32_LANES;
-                        let m: [S::f32s; TILE_ELEMENTS] = std::array::from_fn(|e| {
-                            let start = e * element_len + input_start + c;
-                            load::<S>(&transformed[start..start + S::F32_LANES])
-                        });
-                        let o = output_tile(simd, m);
-                        for (point, value) in points.iter().zip(o) {
-                            if let Some(p) = *point {
-                                let target = &mut board[p + c..p + c + S::F32_LANES];
-                                let value = if accumulate {
-                                    simd.add_f32s(load::<S>(target), value)
-                                } else {
-                                    value
-                                };
-                                store::<S>(target, value);
-                            }
-                        }
-                    }
-                    let scalar = pulp::Scalar::new();
-                    for c in vectors * S::F32_LANES..channels {
-                        let m: [f32; TILE_ELEMENTS] =
-                            std::array::from_fn(|e| transformed[e * element_len + input_start + c]);
-                        let o = output_tile(scalar, m);
-                        for (point, value) in points.iter().zip(o) {
-                            if let Some(p) = *point {
-                                let target = &mut board[p + c];
-                                *target = if accumulate { *target + value } else { value };
-                            }
+                }
+                let scalar = pulp::Scalar::new();
+                for c in vectors * S::F32_LANES..channels {
+                    let m: [f32; TILE_ELEMENTS] =
+                        std::array::from_fn(|e| transformed[e * element_len + input_start + c]);
+                    let o = output_tile::<pulp::Scalar, M>(scalar, m);
+                    for (point, value) in points.iter().zip(o) {
+                        if let Some(p) = *point {
+                            let target = &mut board[p + c];
+                            *target = if accumulate { *target + value } else { value };
                         }
                     }
                 }
@@ -553,28 +626,32 @@ impl WithSimd for OutputTransform<'_> {
     }
 }
 
-/// `Aᵀ m A` of one 6×6 transformed tile: the 4×4 outputs.
+/// `Aᵀ m A` of one 6×6 transformed tile: its `M × M` outputs, row by row
+/// (the rest of the array unused).
 #[inline(always)]
-fn output_tile<S: Simd>(simd: S, m: [S::f32s; TILE_ELEMENTS]) -> [S::f32s; TILE * TILE] {
+fn output_tile<S: Simd, const M: usize>(
+    simd: S,
+    m: [S::f32s; TILE_ELEMENTS],
+) -> [S::f32s; MAX_TILE_OUTPUTS] {
     let zero = simd.splat_f32s(0.0);
-    let mut columns = [zero; TILE * INPUT_TILE];
+    let mut columns = [zero; 4 * INPUT_TILE];
     for x in 0..INPUT_TILE {
-        let t = output_1d(simd, std::array::from_fn(|y| m[y * INPUT_TILE + x]));
-        for (y, value) in t.into_iter().enumerate() {
+        let t = output_1d::<S, M>(simd, std::array::from_fn(|y| m[y * INPUT_TILE + x]));
+        for (y, value) in t.into_iter().enumerate().take(M) {
             columns[y * INPUT_TILE + x] = value;
         }
     }
-    let mut out = [zero; TILE * TILE];
-    for y in 0..TILE {
-        let t = output_1d(simd, std::array::from_fn(|x| columns[y * INPUT_TILE + x]));
-        out[y * TILE..(y + 1) * TILE].copy_from_slice(&t);
+    let mut out = [zero; MAX_TILE_OUTPUTS];
+    for y in 0..M {
+        let t = output_1d::<S, M>(simd, std::array::from_fn(|x| columns[y * INPUT_TILE + x]));
+        out[y * M..(y + 1) * M].copy_from_slice(&t[..M]);
     }
     out
 }
 
-/// `Aᵀ m` of 6 values.
+/// `Aᵀ m` of 6 values: `M` outputs (the rest zeros).
 #[inline(always)]
-fn output_1d<S: Simd>(simd: S, m: [S::f32s; INPUT_TILE]) -> [S::f32s; TILE] {
+fn output_1d<S: Simd, const M: usize>(simd: S, m: [S::f32s; INPUT_TILE]) -> [S::f32s; 4] {
     let [m0, m1, m2, m3, m4, m5] = m;
     let f = |x: f32| simd.splat_f32s(x);
     let mul_add = |a, b, c| simd.mul_add_e_f32s(a, b, c);
@@ -582,12 +659,18 @@ fn output_1d<S: Simd>(simd: S, m: [S::f32s; INPUT_TILE]) -> [S::f32s; TILE] {
     let difference12 = simd.sub_f32s(m1, m2);
     let sum34 = simd.add_f32s(m3, m4);
     let difference34 = simd.sub_f32s(m3, m4);
-    [
-        simd.add_f32s(simd.add_f32s(m0, sum12), sum34),
-        mul_add(f(2.0), difference34, difference12),
-        mul_add(f(4.0), sum34, sum12),
-        simd.add_f32s(mul_add(f(8.0), difference34, difference12), m5),
-    ]
+    let first = simd.add_f32s(simd.add_f32s(m0, sum12), sum34);
+    let last = simd.add_f32s(mul_add(f(2.0), difference34, difference12), m5);
+    if M == 2 {
+        [first, last, f(0.0), f(0.0)]
+    } else {
+        [
+            first,
+            mul_add(f(2.0), difference34, difference12),
+            mul_add(f(4.0), sum34, sum12),
+            simd.add_f32s(mul_add(f(8.0), difference34, difference12), m5),
+        ]
+    }
 }
 
 /// The patches of a `height × width` convolution (odd sizes, zero
@@ -806,43 +889,47 @@ mod tests {
     #[test]
     fn winograd_equals_a_direct_convolution_on_every_instruction_set() {
         for arch in instruction_sets() {
-            for (size, boards, inputs, outputs) in [
-                (1, 1, 3, 2),
-                (2, 2, 17, 5),
-                (4, 1, 16, 16),
-                (5, 3, 33, 18),
-                (7, 1, 8, 40),
-                (9, 2, 32, 32),
-                (19, 1, 20, 7),
-            ] {
-                let input = values(boards * size * size * inputs, 4);
-                let weights = values(9 * inputs * outputs, 5);
-                let expected = direct_convolution(&input, &weights, size, 3, inputs, outputs);
-                let transformed_weights = winograd_weights(&weights, inputs, outputs);
-                let mut transformed = Vec::new();
-                winograd_input(arch, &input, size, inputs, &mut transformed);
-                let tiles = boards * tiles_per_side(size).pow(2);
-                let mut products = vec![0.0; TILE_ELEMENTS * tiles * outputs];
-                for ((w, t), p) in transformed_weights
-                    .iter()
-                    .zip(transformed.chunks_exact(tiles * inputs))
-                    .zip(products.chunks_exact_mut(tiles * outputs))
-                {
-                    matmul(arch, t, w, p, false);
+            for kind in [Winograd::F4x4K3x3, Winograd::F2x2K5x5] {
+                for (size, boards, inputs, outputs) in [
+                    (1, 1, 3, 2),
+                    (2, 2, 17, 5),
+                    (4, 1, 16, 16),
+                    (5, 3, 33, 18),
+                    (7, 1, 8, 40),
+                    (9, 2, 32, 32),
+                    (19, 1, 22, 7),
+                ] {
+                    let kernel = kind.kernel();
+                    let input = values(boards * size * size * inputs, 4);
+                    let weights = values(kernel * kernel * inputs * outputs, 5);
+                    let expected =
+                        direct_convolution(&input, &weights, size, kernel, inputs, outputs);
+                    let transformed_weights = winograd_weights(kind, &weights, inputs, outputs);
+                    let mut transformed = Vec::new();
+                    winograd_input(arch, kind, &input, size, inputs, &mut transformed);
+                    let tiles = boards * kind.tiles_per_side(size).pow(2);
+                    let mut products = vec![0.0; TILE_ELEMENTS * tiles * outputs];
+                    for ((w, t), p) in transformed_weights
+                        .iter()
+                        .zip(transformed.chunks_exact(tiles * inputs))
+                        .zip(products.chunks_exact_mut(tiles * outputs))
+                    {
+                        matmul(arch, t, w, p, false);
+                    }
+                    let what = format!("{arch:?} {kind:?} size {size}, {inputs} → {outputs}");
+                    let mut out = vec![f32::NAN; boards * size * size * outputs];
+                    winograd_output(arch, kind, &products, size, outputs, &mut out, false);
+                    assert_close(&out, &expected, 1e-4, &what);
+                    let mut accumulated = vec![1.0; out.len()];
+                    winograd_output(arch, kind, &products, size, outputs, &mut accumulated, true);
+                    let plus_one: Vec<f64> = expected.iter().map(|e| e + 1.0).collect();
+                    assert_close(
+                        &accumulated,
+                        &plus_one,
+                        1e-4,
+                        &format!("{what} accumulated"),
+                    );
                 }
-                let what = format!("{arch:?} size {size}, {inputs} → {outputs}");
-                let mut out = vec![f32::NAN; boards * size * size * outputs];
-                winograd_output(arch, &products, size, outputs, &mut out, false);
-                assert_close(&out, &expected, 1e-4, &what);
-                let mut accumulated = vec![1.0; out.len()];
-                winograd_output(arch, &products, size, outputs, &mut accumulated, true);
-                let plus_one: Vec<f64> = expected.iter().map(|e| e + 1.0).collect();
-                assert_close(
-                    &accumulated,
-                    &plus_one,
-                    1e-4,
-                    &format!("{what} accumulated"),
-                );
             }
         }
     }

@@ -7,12 +7,12 @@
 //! the pooling layers average over all `size²` points.
 //!
 //! Batch normalisation is merged into a scale and a bias per channel when
-//! the network is built; 3×3 convolutions run as Winograd F(4×4, 3×3) with
-//! their kernels transformed in advance, other kernel sizes as products of
-//! patches (im2col), 1×1 as plain products.
+//! the network is built; 3×3 convolutions run as Winograd F(4×4, 3×3) and
+//! 5×5 as F(2×2, 5×5), with their kernels transformed in advance, other
+//! kernel sizes as products of patches (im2col), 1×1 as plain products.
 
 use crate::Inputs;
-use crate::kernels::{self, Arch, PackedMatrix};
+use crate::kernels::{self, Arch, PackedMatrix, Winograd};
 use crate::model::{self, Activation, Block, Model};
 
 /// Why a batch could not be evaluated.
@@ -97,8 +97,12 @@ impl Normalization {
 enum Convolution {
     /// 1×1: a product of the rows with the weights.
     Pointwise(PackedMatrix),
-    /// 3×3: Winograd F(4×4, 3×3), one matrix per transformed element.
-    Winograd(Vec<PackedMatrix>),
+    /// 3×3 and 5×5: Winograd F(4×4, 3×3) or F(2×2, 5×5), one matrix per
+    /// element of the transformed tile.
+    Winograd {
+        kind: Winograd,
+        weights: Vec<PackedMatrix>,
+    },
     /// Any other odd size: a product of the patches with the weights.
     Patches {
         height: usize,
@@ -118,16 +122,20 @@ struct ConvolutionScratch {
 impl Convolution {
     fn new(conv: &model::Conv) -> Convolution {
         let (inputs, outputs) = (conv.in_channels, conv.out_channels);
-        match (conv.kernel_height, conv.kernel_width) {
-            (1, 1) => Convolution::Pointwise(PackedMatrix::new(&conv.weights, inputs, outputs)),
-            (3, 3) => {
-                Convolution::Winograd(kernels::winograd_weights(&conv.weights, inputs, outputs))
+        let (height, width) = (conv.kernel_height, conv.kernel_width);
+        if (height, width) == (1, 1) {
+            Convolution::Pointwise(PackedMatrix::new(&conv.weights, inputs, outputs))
+        } else if let Some(kind) = Winograd::for_kernel(height, width) {
+            Convolution::Winograd {
+                kind,
+                weights: kernels::winograd_weights(kind, &conv.weights, inputs, outputs),
             }
-            (height, width) => Convolution::Patches {
+        } else {
+            Convolution::Patches {
                 height,
                 width,
                 weights: PackedMatrix::new(&conv.weights, height * width * inputs, outputs),
-            },
+            }
         }
     }
 
@@ -146,19 +154,26 @@ impl Convolution {
             Convolution::Pointwise(weights) => {
                 kernels::matmul(arch, input, weights, output, accumulate);
             }
-            Convolution::Winograd(weights) => {
+            Convolution::Winograd { kind, weights } => {
                 let Some(first) = weights.first() else {
                     return;
                 };
                 let (inputs, outputs) = (first.depth(), first.columns());
                 let area = size * size;
-                let tiles = kernels::tiles_per_side(size).pow(2);
+                let tiles = kind.tiles_per_side(size).pow(2);
                 let boards = board_chunk(kernels::TILE_ELEMENTS * tiles * inputs.max(outputs));
                 for (input, output) in input
                     .chunks(boards * area * inputs)
                     .zip(output.chunks_mut(boards * area * outputs))
                 {
-                    kernels::winograd_input(arch, input, size, inputs, &mut scratch.transformed);
+                    kernels::winograd_input(
+                        arch,
+                        *kind,
+                        input,
+                        size,
+                        inputs,
+                        &mut scratch.transformed,
+                    );
                     let tiles = scratch.transformed.len() / (kernels::TILE_ELEMENTS * inputs);
                     scratch
                         .products
@@ -172,6 +187,7 @@ impl Convolution {
                     }
                     kernels::winograd_output(
                         arch,
+                        *kind,
                         &scratch.products,
                         size,
                         outputs,
@@ -204,7 +220,9 @@ impl Convolution {
             Convolution::Pointwise(weights) | Convolution::Patches { weights, .. } => {
                 weights.columns()
             }
-            Convolution::Winograd(weights) => weights.first().map_or(0, PackedMatrix::columns),
+            Convolution::Winograd { weights, .. } => {
+                weights.first().map_or(0, PackedMatrix::columns)
+            }
         }
     }
 }
