@@ -3,8 +3,8 @@
 //! The network is computed at the boards' exact size: KataGo pads a smaller
 //! board to its buffer's size and masks the padding out after every layer,
 //! which comes to the same as a board whose every point is on the board.
-//! So the mask (input plane 0) is taken to be all ones and not read, and
-//! the pooling layers average over all `size²` points.
+//! So the mask (input plane 0) must be all ones (checked, not otherwise
+//! read), and the pooling layers average over all `size²` points.
 //!
 //! Batch normalisation is merged into a scale and a bias per channel when
 //! the network is built; 3×3 convolutions run as Winograd F(4×4, 3×3) and
@@ -38,6 +38,15 @@ pub enum NetworkError {
         expected: usize,
         /// What the input has.
         found: usize,
+    },
+    /// An input's plane 0 (on the board) is not all ones: it was made for a
+    /// larger buffer than its board, which the network does not compute.
+    #[error(
+        "input {index} marks points off the board (plane 0 is not all ones): pass inputs of the board's exact size"
+    )]
+    OffBoardPoints {
+        /// The input's index in the batch.
+        index: usize,
     },
     /// An input's global values are not as many as the network reads.
     #[error("input {index} has {found} global values where the network reads {expected}")]
@@ -458,6 +467,12 @@ impl Network {
                     found: inputs.spatial.len(),
                 });
             }
+            if inputs.spatial[..area]
+                .iter()
+                .any(|&on_board| on_board != 1.0)
+            {
+                return Err(NetworkError::OffBoardPoints { index });
+            }
             if inputs.global.len() != self.global_inputs {
                 return Err(NetworkError::GlobalLength {
                     index,
@@ -633,10 +648,14 @@ impl Network {
     }
 }
 
-/// Per-channel sums and maxima of a board's rows of `channels`.
+/// Per-channel sums and maxima of a board's rows of `channels`. The
+/// maxima start at −1, as in every KataGo backend (below any value ReLU or
+/// Mish produce, it keeps the padding out of the maximum there): a channel
+/// whose values are all below −1, possible only with the identity
+/// activation, pools to −1 as in KataGo.
 fn sums_and_maxima(board: &[f32], channels: usize) -> (Vec<f32>, Vec<f32>) {
     let mut sums = vec![0.0; channels];
-    let mut maxima = vec![f32::NEG_INFINITY; channels];
+    let mut maxima = vec![-1.0f32; channels];
     for row in board.chunks_exact(channels) {
         for ((sum, max), &x) in sums.iter_mut().zip(maxima.iter_mut()).zip(row) {
             *sum += x;
