@@ -100,7 +100,7 @@ impl WithSimd for Product<'_> {
             16 => product_blocks::<S, 10, 2>(simd, self),
             8 => product_blocks::<S, 3, 4>(simd, self),
             4 => product_blocks::<S, 2, 8>(simd, self),
-            _ => product_blocks::<S, 1, 32>(simd, self),
+            _ => product_blocks::<pulp::Scalar, 1, 32>(pulp::Scalar::new(), self),
         }
     }
 }
@@ -125,9 +125,7 @@ fn product_blocks<S: Simd, const ROWS: usize, const VECTORS: usize>(simd: S, pro
         out,
         accumulate,
     } = product;
-    if S::F32_LANES * VECTORS != PANEL_WIDTH {
-        return;
-    }
+    debug_assert_eq!(S::F32_LANES * VECTORS, PANEL_WIDTH);
     let depth = right.depth;
     let columns = right.columns;
     let rows = out.len() / columns.max(1);
@@ -136,7 +134,7 @@ fn product_blocks<S: Simd, const ROWS: usize, const VECTORS: usize>(simd: S, pro
         for slice_start in (0..depth).step_by(DEPTH_SLICE) {
             let slice_end = depth.min(slice_start + DEPTH_SLICE);
             for (panel_index, panel) in right.panels.chunks_exact(depth * PANEL_WIDTH).enumerate() {
-                let block = Block {
+                let panel_slice = PanelSlice {
                     left,
                     depth,
                     slice: slice_start..slice_end,
@@ -148,22 +146,22 @@ fn product_blocks<S: Simd, const ROWS: usize, const VECTORS: usize>(simd: S, pro
                 for first_row in (group_start..group_end).step_by(ROWS) {
                     let remaining = group_end - first_row;
                     if remaining >= ROWS {
-                        block.compute::<S, ROWS, VECTORS>(simd, first_row, out);
+                        panel_slice.compute::<S, ROWS, VECTORS>(simd, first_row, out);
                         continue;
                     }
-                    // The last rows, fewer than a block, in a smaller block
-                    // rather than padded: on 19×19 a Winograd product has
-                    // 25 rows per board.
+                    // The last rows, fewer than a block (`ROWS` is at most
+                    // 10), in a smaller block rather than padded: on 19×19 a
+                    // Winograd product has 25 rows per board.
                     match remaining {
-                        1 => block.compute::<S, 1, VECTORS>(simd, first_row, out),
-                        2 => block.compute::<S, 2, VECTORS>(simd, first_row, out),
-                        3 => block.compute::<S, 3, VECTORS>(simd, first_row, out),
-                        4 => block.compute::<S, 4, VECTORS>(simd, first_row, out),
-                        5 => block.compute::<S, 5, VECTORS>(simd, first_row, out),
-                        6 => block.compute::<S, 6, VECTORS>(simd, first_row, out),
-                        7 => block.compute::<S, 7, VECTORS>(simd, first_row, out),
-                        8 => block.compute::<S, 8, VECTORS>(simd, first_row, out),
-                        _ => block.compute::<S, 9, VECTORS>(simd, first_row, out),
+                        1 => panel_slice.compute::<S, 1, VECTORS>(simd, first_row, out),
+                        2 => panel_slice.compute::<S, 2, VECTORS>(simd, first_row, out),
+                        3 => panel_slice.compute::<S, 3, VECTORS>(simd, first_row, out),
+                        4 => panel_slice.compute::<S, 4, VECTORS>(simd, first_row, out),
+                        5 => panel_slice.compute::<S, 5, VECTORS>(simd, first_row, out),
+                        6 => panel_slice.compute::<S, 6, VECTORS>(simd, first_row, out),
+                        7 => panel_slice.compute::<S, 7, VECTORS>(simd, first_row, out),
+                        8 => panel_slice.compute::<S, 8, VECTORS>(simd, first_row, out),
+                        _ => panel_slice.compute::<S, 9, VECTORS>(simd, first_row, out),
                     }
                 }
             }
@@ -172,7 +170,7 @@ fn product_blocks<S: Simd, const ROWS: usize, const VECTORS: usize>(simd: S, pro
 }
 
 /// A slice of depth of one panel, and what to do with its products.
-struct Block<'a> {
+struct PanelSlice<'a> {
     left: &'a [f32],
     depth: usize,
     slice: std::ops::Range<usize>,
@@ -182,7 +180,7 @@ struct Block<'a> {
     add: bool,
 }
 
-impl Block<'_> {
+impl PanelSlice<'_> {
     /// The products of `ROWS` rows from `first_row` with the panel's slice,
     /// written or added to `out`.
     #[inline(always)]

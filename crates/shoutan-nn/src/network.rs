@@ -363,7 +363,11 @@ fn sized(buffer: &mut Vec<f32>, len: usize) -> &mut [f32] {
 }
 
 impl Network {
-    /// Prepares a model's weights for evaluation.
+    /// Prepares a model's weights for evaluation: batch normalisations
+    /// merged, convolution kernels transformed and packed. The model's
+    /// shapes are taken to be consistent, as [`Model::from_bytes`] checks
+    /// them; a model built by hand with mismatched layers may panic here or
+    /// in [`Network::forward`].
     pub fn new(model: &Model) -> Network {
         let trunk = &model.trunk;
         let blocks = trunk
