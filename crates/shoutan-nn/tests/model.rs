@@ -168,12 +168,12 @@ fn unsupported_block_kinds_are_refused_by_name() {
 fn every_truncation_is_refused_without_panic() {
     let binary = decompressed();
     let text = as_text(&binary);
-    for bytes in [&binary, &text] {
-        // Every offset of the first layers' headers, and 400 spread over
-        // the rest but for the last text float (cut short, it reads as
-        // another number: no format can tell).
+    // Every offset of the first layers' headers, and cuts spread over the
+    // rest (fewer in the slower text) but for the last text float (cut
+    // short, it reads as another number: no format can tell).
+    for (bytes, spread_cuts) in [(&binary, 400), (&text, 100)] {
         let end = bytes.len() - 20;
-        let offsets = (0..600).chain((600..end).step_by(end / 400));
+        let offsets = (0..600).chain((600..end).step_by(end / spread_cuts));
         for cut in offsets {
             let error = Model::from_bytes(&bytes[..cut]).unwrap_err();
             assert!(
@@ -204,19 +204,53 @@ fn a_truncated_gzip_is_a_gzip_error() {
 fn corrupted_bytes_are_refused_or_read_but_never_panic() {
     let binary = decompressed();
     let text = as_text(&binary);
-    for bytes in [&binary, &text] {
-        let offsets = (0..150).chain((150..bytes.len()).step_by(bytes.len() / 50));
+    for (bytes, spread) in [(&binary, 50), (&text, 15)] {
+        let mut corrupted = bytes.clone();
+        let offsets = (0..150).chain((150..bytes.len()).step_by(bytes.len() / spread));
         for offset in offsets {
             for replacement in [b'x', b' ', 0xff, b'@'] {
-                let mut corrupted = bytes.clone();
                 corrupted[offset] = replacement;
-                // A changed weight can read as another finite weight: only
-                // the absence of a panic is asserted here, and the
-                // header corruptions below are checked one by one.
+                // A changed weight or name can read as another one: here
+                // only the absence of a panic is asserted (numbers below).
                 let _ = Model::from_bytes(&corrupted);
             }
+            corrupted[offset] = bytes[offset];
         }
     }
+}
+
+#[test]
+fn every_corrupted_number_of_the_first_headers_is_refused() {
+    let binary = decompressed();
+    let header_end = binary
+        .windows(5)
+        .position(|w| w == b"@BIN@")
+        .expect("a float block");
+    let mut corrupted = binary.clone();
+    let mut checked = 0;
+    let mut start = 0;
+    for (end, _) in binary[..=header_end]
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| b.is_ascii_whitespace())
+    {
+        let token = &binary[start..end];
+        if !token.is_empty() && token.iter().all(u8::is_ascii_digit) {
+            for offset in start..end {
+                corrupted[offset] = b'x';
+                let error = Model::from_bytes(&corrupted).unwrap_err();
+                assert!(
+                    matches!(error, ModelError::Corrupt { .. }),
+                    "offset {offset}: {error}"
+                );
+                corrupted[offset] = binary[offset];
+                checked += 1;
+            }
+        }
+        start = end + 1;
+    }
+    // The version, input counts, the trunk's 6 sizes and conv1's 6.
+    assert!(checked >= 15, "only {checked} digits checked");
 }
 
 #[test]
