@@ -94,12 +94,12 @@ impl WithSimd for Product<'_> {
     #[inline(always)]
     fn with_simd<S: Simd>(self, simd: S) {
         // Register blocks of 10 rows × 2 vectors of 16 with AVX-512 (20 of
-        // its 32 registers accumulate), 3 rows × 4 vectors of 8 with AVX2
-        // (12 of 16).
+        // its 32 registers accumulate), 6 rows × 2 vectors of 8 with AVX2
+        // (12 of its 16: with 4 vectors the accumulators spill, and AVX2
+        // ran slower than plain code).
         match S::F32_LANES {
             16 => product_blocks::<S, 10, 2>(simd, self),
-            8 => product_blocks::<S, 3, 4>(simd, self),
-            4 => product_blocks::<S, 2, 8>(simd, self),
+            8 | 4 => product_blocks::<S, 6, 2>(simd, self),
             _ => product_blocks::<pulp::Scalar, 1, 32>(pulp::Scalar::new(), self),
         }
     }
@@ -115,7 +115,7 @@ const DEPTH_SLICE: usize = 128;
 /// cache while every panel goes through it.
 const BLOCKS_PER_GROUP: usize = 24;
 
-/// The product in blocks of `ROWS` rows × one panel (`VECTORS` vectors),
+/// The product in blocks of `ROWS` rows × `VECTORS` vectors of a panel,
 /// slice of depth by slice of depth.
 #[inline(always)]
 fn product_blocks<S: Simd, const ROWS: usize, const VECTORS: usize>(simd: S, product: Product<'_>) {
@@ -125,7 +125,7 @@ fn product_blocks<S: Simd, const ROWS: usize, const VECTORS: usize>(simd: S, pro
         out,
         accumulate,
     } = product;
-    debug_assert_eq!(S::F32_LANES * VECTORS, PANEL_WIDTH);
+    debug_assert_eq!(PANEL_WIDTH % (S::F32_LANES * VECTORS), 0);
     let depth = right.depth;
     let columns = right.columns;
     let rows = out.len() / columns.max(1);
@@ -194,22 +194,31 @@ impl PanelSlice<'_> {
             let start = (first_row + r) * self.depth;
             &self.left[start + self.slice.start..start + self.slice.end]
         });
-        let sums = block_product::<S, ROWS, VECTORS>(simd, lefts, self.panel);
-        let width = PANEL_WIDTH.min(self.columns - self.first_column);
-        for (r, sum_row) in sums.iter().enumerate() {
-            let start = (first_row + r) * self.columns + self.first_column;
-            store_row::<S, VECTORS>(simd, sum_row, &mut out[start..start + width], self.add);
+        let block_width = VECTORS * S::F32_LANES;
+        for first_vector in (0..PANEL_WIDTH / S::F32_LANES).step_by(VECTORS) {
+            let first_column = self.first_column + first_vector * S::F32_LANES;
+            if first_column >= self.columns {
+                break;
+            }
+            let sums = block_product::<S, ROWS, VECTORS>(simd, lefts, self.panel, first_vector);
+            let width = block_width.min(self.columns - first_column);
+            for (r, sum_row) in sums.iter().enumerate() {
+                let start = (first_row + r) * self.columns + first_column;
+                store_row::<S, VECTORS>(simd, sum_row, &mut out[start..start + width], self.add);
+            }
         }
     }
 }
 
-/// The sums of `ROWS` rows of the left matrix times a panel, over a slice
-/// of depth: the register block of the product.
+/// The sums of `ROWS` rows of the left matrix times `VECTORS` vectors of a
+/// panel from `first_vector`, over a slice of depth: the register block of
+/// the product.
 #[inline(always)]
 fn block_product<S: Simd, const ROWS: usize, const VECTORS: usize>(
     simd: S,
     lefts: [&[f32]; ROWS],
     panel: &[f32],
+    first_vector: usize,
 ) -> [[S::f32s; VECTORS]; ROWS] {
     let mut sums = [[simd.splat_f32s(0.0); VECTORS]; ROWS];
     let depth = panel.len() / PANEL_WIDTH;
@@ -219,7 +228,11 @@ fn block_product<S: Simd, const ROWS: usize, const VECTORS: usize>(
         return sums;
     }
     for (d, rights) in panel.chunks_exact(PANEL_WIDTH).enumerate() {
-        let Some(rights) = S::as_simd_f32s(rights).0.first_chunk::<VECTORS>() else {
+        let vectors = S::as_simd_f32s(rights).0;
+        let Some(rights) = vectors
+            .get(first_vector..)
+            .and_then(<[_]>::first_chunk::<VECTORS>)
+        else {
             return sums;
         };
         for (sum_row, l) in sums.iter_mut().zip(&lefts) {
@@ -240,7 +253,7 @@ fn store_row<S: Simd, const VECTORS: usize>(
     target: &mut [f32],
     accumulate: bool,
 ) {
-    if target.len() == PANEL_WIDTH {
+    if target.len() == VECTORS * S::F32_LANES {
         let (vectors, _) = S::as_mut_simd_f32s(target);
         for (t, &s) in vectors.iter_mut().zip(sums) {
             *t = if accumulate { simd.add_f32s(*t, s) } else { s };
