@@ -1,17 +1,29 @@
 //! The numeric kernels of the forward pass: a matrix product, the Winograd
-//! F(4×4, 3×3) transforms, im2col, and the per-channel loops.
+//! F(4×4, 3×3) and F(2×2, 5×5) transforms, im2col, and the per-channel
+//! loops.
 //!
 //! Activations are kept row by row (one row per board point, its channels
 //! contiguous: NHWC), so every kernel's inner loop runs over channels, which
 //! vectorises without gathers. The matrix product and the transforms are
 //! written with `pulp`'s SIMD types and run under `pulp::Arch::dispatch`,
 //! which picks AVX-512, AVX2+FMA or plain code at run time: the binary is
-//! built for any x86-64 and the compiler alone would only use SSE2.
+//! built for any x86-64, where the compiler alone would only use SSE2.
 //!
-//! Measured on the target machine (19×19, b6c96): the product's own kernel
-//! beats calling a general GEMM on these shapes (a few hundred rows, 32 to
-//! 96 columns, 22 to 550 deep), whose per-call packing and dispatch weigh
-//! on the 36 small products of each Winograd convolution.
+//! Chosen by measurement (2-core AVX-512 Xeon, g170 b6c96, 19×19, one
+//! thread, evaluations per second at batch 1 / batch 8; KataGo 1.17's Eigen
+//! AVX2 backend: 128 nnEvals/s in its `benchmark`, one thread):
+//!
+//! | matrix product                                   | Winograd      | evals/s   |
+//! |--------------------------------------------------|---------------|-----------|
+//! | this product (pulp, safe)                        | F(4×4) F(2×2) | 356 / 318 |
+//! | `gemm` 0.19, x86-v4, `Parallelism::None`         | same          | 334 / 329 |
+//! | `matrixmultiply` 0.3 (AVX2+FMA)                  | same          | 258 / 259 |
+//! | this product                                     | none (im2col) | 183 / 145 |
+//! | this product (an earlier version)                | F(2×2, 3×3)   | 295 / 218 |
+//!
+//! `gemm` and `matrixmultiply` are only callable through `unsafe` raw
+//! pointer APIs, which the workspace forbids; this product is as fast at
+//! batch 1 (the search's usual case) and within a few percent at batch 8.
 
 pub(crate) use pulp::Arch;
 use pulp::{Simd, WithSimd};
