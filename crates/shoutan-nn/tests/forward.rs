@@ -394,6 +394,31 @@ fn the_network_describes_itself() {
     assert_eq!(network.input_channels(), (22, 19));
 }
 
+#[test]
+fn threads_sharing_one_network_each_get_the_same_answer() {
+    let inputs = random_inputs(19, 42);
+    let alone = network()
+        .forward(&[&inputs], &mut Scratch::default())
+        .unwrap();
+    std::thread::scope(|scope| {
+        let threads: Vec<_> = (0..2)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut scratch = Scratch::default();
+                    (0..3)
+                        .map(|_| network().forward(&[&inputs], &mut scratch).unwrap())
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        for thread in threads {
+            for outputs in thread.join().unwrap() {
+                assert_eq!(outputs, alone);
+            }
+        }
+    });
+}
+
 /// The network is shared by search threads.
 const _: () = {
     const fn shared<T: Send + Sync>() {}
