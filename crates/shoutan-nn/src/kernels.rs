@@ -752,6 +752,29 @@ pub(crate) fn normalize_activate(
     });
 }
 
+/// [`normalize_activate`] of `source` into `target` (of the same length),
+/// which spares a copy when the source must be kept (the trunk).
+pub(crate) fn normalize_activate_into(
+    arch: Arch,
+    source: &[f32],
+    target: &mut [f32],
+    scale: &[f32],
+    bias: &[f32],
+    activation: crate::model::Activation,
+) {
+    arch.dispatch(|| {
+        for (source_row, row) in source
+            .chunks_exact(scale.len())
+            .zip(target.chunks_exact_mut(scale.len()))
+        {
+            for (((x, &y), &s), &b) in row.iter_mut().zip(source_row).zip(scale).zip(bias) {
+                *x = y * s + b;
+            }
+        }
+        activate(target, activation);
+    });
+}
+
 /// Applies an activation in place.
 #[inline(always)]
 pub(crate) fn activate(values: &mut [f32], activation: crate::model::Activation) {
@@ -1001,6 +1024,14 @@ mod tests {
                         formula(f64::from(v) * f64::from(scale[c]) + f64::from(bias[c]))
                     })
                     .collect();
+                let mut target = vec![f32::NAN; x.len()];
+                normalize_activate_into(arch, &x, &mut target, &scale, &bias, activation);
+                assert_close(
+                    &target,
+                    &expected,
+                    1e-5,
+                    &format!("{arch:?} {activation:?} into"),
+                );
                 normalize_activate(arch, &mut x, &scale, &bias, activation);
                 assert_close(&x, &expected, 1e-5, &format!("{arch:?} {activation:?}"));
             }

@@ -99,6 +99,11 @@ impl Normalization {
     fn apply(&self, arch: Arch, values: &mut [f32]) {
         kernels::normalize_activate(arch, values, &self.scale, &self.bias, self.activation);
     }
+
+    fn apply_into(&self, arch: Arch, source: &[f32], target: &mut [f32]) {
+        let (scale, bias) = (&self.scale, &self.bias);
+        kernels::normalize_activate_into(arch, source, target, scale, bias, self.activation);
+    }
 }
 
 /// A convolution with its weights prepared for its kernel size.
@@ -521,10 +526,9 @@ impl Network {
         }
         for block in &self.blocks {
             let activated = sized(&mut scratch.activated, points * channels);
-            activated.copy_from_slice(trunk);
             match block {
                 ResidualBlock::Ordinary(b) => {
-                    b.pre.apply(self.arch, activated);
+                    b.pre.apply_into(self.arch, trunk, activated);
                     let mid = sized(&mut scratch.mid, points * b.first_conv.outputs());
                     b.first_conv.apply(
                         self.arch,
@@ -539,7 +543,7 @@ impl Network {
                         .apply(self.arch, mid, size, trunk, true, &mut scratch.convolution);
                 }
                 ResidualBlock::GlobalPooling(b) => {
-                    b.pre.apply(self.arch, activated);
+                    b.pre.apply_into(self.arch, trunk, activated);
                     let mid_channels = b.regular_conv.outputs();
                     let mid = sized(&mut scratch.mid, points * mid_channels);
                     b.regular_conv.apply(
@@ -578,8 +582,7 @@ impl Network {
             }
         }
         let activated = sized(&mut scratch.activated, points * channels);
-        activated.copy_from_slice(trunk);
-        self.tip.apply(self.arch, activated);
+        self.tip.apply_into(self.arch, trunk, activated);
     }
 
     /// The heads on the trunk's output in `scratch.activated`.
