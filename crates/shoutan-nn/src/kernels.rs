@@ -10,16 +10,17 @@
 //! built for any x86-64, where the compiler alone would only use SSE2.
 //!
 //! Chosen by measurement (2-core AVX-512 Xeon, g170 b6c96, 19×19, one
-//! thread, evaluations per second at batch 1 / batch 8; KataGo 1.17's Eigen
-//! AVX2 backend: 128 nnEvals/s in its `benchmark`, one thread):
+//! thread, evaluations per second at batch 1 / batch 8, one run of each
+//! variant back to back; KataGo 1.17.2's Eigen AVX2 backend does 128
+//! nnEvals/s in its `benchmark`, one thread):
 //!
-//! | matrix product                                   | Winograd      | evals/s   |
-//! |--------------------------------------------------|---------------|-----------|
-//! | this product (pulp, safe)                        | F(4×4) F(2×2) | 356 / 318 |
-//! | `gemm` 0.19, x86-v4, `Parallelism::None`         | same          | 334 / 329 |
-//! | `matrixmultiply` 0.3 (AVX2+FMA)                  | same          | 258 / 259 |
-//! | this product                                     | none (im2col) | 183 / 145 |
-//! | this product (an earlier version)                | F(2×2, 3×3)   | 295 / 218 |
+//! | matrix product                           | 3×3, 5×5 convolutions       | evals/s   |
+//! |------------------------------------------|-----------------------------|-----------|
+//! | this one (pulp, safe)                    | Winograd F(4×4), F(2×2)     | 356 / 318 |
+//! | `gemm` 0.19, x86-v4, `Parallelism::None` | Winograd F(4×4), F(2×2)     | 334 / 329 |
+//! | `matrixmultiply` 0.3 (AVX2+FMA)          | Winograd F(4×4), F(2×2)     | 258 / 259 |
+//! | this one                                 | im2col                      | 183 / 145 |
+//! | this one (an earlier version)            | Winograd F(2×2, 3×3), im2col | 295 / 218 |
 //!
 //! `gemm` and `matrixmultiply` are only callable through `unsafe` raw
 //! pointer APIs, which the workspace forbids; this product is as fast at
