@@ -465,23 +465,28 @@ impl WithSimd for InputTransform<'_> {
                         }
                     }
                     let output_start = tile * channels;
+                    // One tile array, transformed in place: passing 36
+                    // vectors by value costs copies.
+                    let mut d = [simd.splat_f32s(0.0); TILE_ELEMENTS];
                     for v in 0..vectors {
                         let c = v * S::F32_LANES;
-                        let d = points.map(|p| match p {
-                            Some(p) => load::<S>(&board[p + c..p + c + S::F32_LANES]),
-                            None => simd.splat_f32s(0.0),
-                        });
-                        let t = input_tile(simd, d);
-                        for (e, value) in t.iter().enumerate() {
+                        for (value, point) in d.iter_mut().zip(&points) {
+                            *value = match *point {
+                                Some(p) => load::<S>(&board[p + c..p + c + S::F32_LANES]),
+                                None => simd.splat_f32s(0.0),
+                            };
+                        }
+                        input_tile(simd, &mut d);
+                        for (e, value) in d.iter().enumerate() {
                             let start = e * element_len + output_start + c;
                             store::<S>(&mut transformed[start..start + S::F32_LANES], *value);
                         }
                     }
                     let scalar = pulp::Scalar::new();
                     for c in vectors * S::F32_LANES..channels {
-                        let d = points.map(|p| p.map_or(0.0, |p| board[p + c]));
-                        let t = input_tile(scalar, d);
-                        for (e, value) in t.iter().enumerate() {
+                        let mut d = points.map(|p| p.map_or(0.0, |p| board[p + c]));
+                        input_tile(scalar, &mut d);
+                        for (e, value) in d.iter().enumerate() {
                             transformed[e * element_len + output_start + c] = *value;
                         }
                     }
@@ -503,22 +508,19 @@ fn store<S: Simd>(values: &mut [f32], vector: S::f32s) {
     S::as_mut_simd_f32s(values).0[0] = vector;
 }
 
-/// `Bᵀ d B` of one 6×6 tile (of vectors of channels).
+/// `Bᵀ d B` of one 6×6 tile (of vectors of channels), in place.
 #[inline(always)]
-fn input_tile<S: Simd>(simd: S, d: [S::f32s; TILE_ELEMENTS]) -> [S::f32s; TILE_ELEMENTS] {
-    let mut columns = d;
+fn input_tile<S: Simd>(simd: S, d: &mut [S::f32s; TILE_ELEMENTS]) {
     for x in 0..INPUT_TILE {
-        let t = input_1d(simd, std::array::from_fn(|y| d[y * INPUT_TILE + x]));
-        for (y, value) in t.into_iter().enumerate() {
-            columns[y * INPUT_TILE + x] = value;
+        let column = input_1d(simd, std::array::from_fn(|y| d[y * INPUT_TILE + x]));
+        for (y, value) in column.into_iter().enumerate() {
+            d[y * INPUT_TILE + x] = value;
         }
     }
-    let mut out = columns;
-    for y in 0..INPUT_TILE {
-        let t = input_1d(simd, std::array::from_fn(|x| columns[y * INPUT_TILE + x]));
-        out[y * INPUT_TILE..(y + 1) * INPUT_TILE].copy_from_slice(&t);
+    for row in d.chunks_exact_mut(INPUT_TILE) {
+        let transformed = input_1d(simd, std::array::from_fn(|x| row[x]));
+        row.copy_from_slice(&transformed);
     }
-    out
 }
 
 /// `Bᵀ d` of 6 values.
@@ -614,15 +616,17 @@ fn output_tiles<S: Simd, const M: usize>(simd: S, transform: OutputTransform<'_>
                         *point = Some((y * size + x) * channels);
                     }
                 }
+                let mut m = [simd.splat_f32s(0.0); TILE_ELEMENTS];
                 for v in 0..vectors {
                     let c = v * S::F32_LANES;
-                    let m: [S::f32s; TILE_ELEMENTS] = std::array::from_fn(|e| {
+                    for (e, value) in m.iter_mut().enumerate() {
                         let start = e * element_len + input_start + c;
-                        load::<S>(&transformed[start..start + S::F32_LANES])
-                    });
-                    let o = output_tile::<S, M>(simd, m);
-                    for (point, value) in points.iter().zip(o) {
+                        *value = load::<S>(&transformed[start..start + S::F32_LANES]);
+                    }
+                    output_tile::<S, M>(simd, &mut m);
+                    for (i, point) in points.iter().enumerate().take(M * M) {
                         if let Some(p) = *point {
+                            let value = m[i / M * INPUT_TILE + i % M];
                             let target = &mut board[p + c..p + c + S::F32_LANES];
                             let value = if accumulate {
                                 simd.add_f32s(load::<S>(target), value)
@@ -635,11 +639,12 @@ fn output_tiles<S: Simd, const M: usize>(simd: S, transform: OutputTransform<'_>
                 }
                 let scalar = pulp::Scalar::new();
                 for c in vectors * S::F32_LANES..channels {
-                    let m: [f32; TILE_ELEMENTS] =
+                    let mut m: [f32; TILE_ELEMENTS] =
                         std::array::from_fn(|e| transformed[e * element_len + input_start + c]);
-                    let o = output_tile::<pulp::Scalar, M>(scalar, m);
-                    for (point, value) in points.iter().zip(o) {
+                    output_tile::<pulp::Scalar, M>(scalar, &mut m);
+                    for (i, point) in points.iter().enumerate().take(M * M) {
                         if let Some(p) = *point {
+                            let value = m[i / M * INPUT_TILE + i % M];
                             let target = &mut board[p + c];
                             *target = if accumulate { *target + value } else { value };
                         }
@@ -650,27 +655,21 @@ fn output_tiles<S: Simd, const M: usize>(simd: S, transform: OutputTransform<'_>
     }
 }
 
-/// `Aᵀ m A` of one 6×6 transformed tile: its `M × M` outputs, row by row
-/// (the rest of the array unused).
+/// `Aᵀ m A` of one 6×6 transformed tile, in place: its `M × M` outputs
+/// end in the tile's first `M` rows and columns (output `(y, x)` at
+/// `y × 6 + x`).
 #[inline(always)]
-fn output_tile<S: Simd, const M: usize>(
-    simd: S,
-    m: [S::f32s; TILE_ELEMENTS],
-) -> [S::f32s; MAX_TILE_OUTPUTS] {
-    let zero = simd.splat_f32s(0.0);
-    let mut columns = [zero; 4 * INPUT_TILE];
+fn output_tile<S: Simd, const M: usize>(simd: S, m: &mut [S::f32s; TILE_ELEMENTS]) {
     for x in 0..INPUT_TILE {
-        let t = output_1d::<S, M>(simd, std::array::from_fn(|y| m[y * INPUT_TILE + x]));
-        for (y, value) in t.into_iter().enumerate().take(M) {
-            columns[y * INPUT_TILE + x] = value;
+        let column = output_1d::<S, M>(simd, std::array::from_fn(|y| m[y * INPUT_TILE + x]));
+        for (y, value) in column.into_iter().enumerate().take(M) {
+            m[y * INPUT_TILE + x] = value;
         }
     }
-    let mut out = [zero; MAX_TILE_OUTPUTS];
-    for y in 0..M {
-        let t = output_1d::<S, M>(simd, std::array::from_fn(|x| columns[y * INPUT_TILE + x]));
-        out[y * M..(y + 1) * M].copy_from_slice(&t[..M]);
+    for row in m.chunks_exact_mut(INPUT_TILE).take(M) {
+        let transformed = output_1d::<S, M>(simd, std::array::from_fn(|x| row[x]));
+        row[..M].copy_from_slice(&transformed[..M]);
     }
-    out
 }
 
 /// `Aᵀ m` of 6 values: `M` outputs (the rest zeros).
