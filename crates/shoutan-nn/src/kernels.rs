@@ -395,23 +395,22 @@ pub(crate) fn winograd_weights(
 }
 
 /// The Winograd input transform `Bᵀ d B` of every tile of every board:
-/// `input` is `boards × size² × channels`; `transformed` becomes 36
-/// matrices `tiles × channels` (element by element, tiles board by board
-/// and row by row). Points off the board are zeros (the convolution's
-/// padding).
+/// `input` is `boards × size² × channels`; `transformed` (36 × tiles ×
+/// channels values, every one written) becomes 36 matrices `tiles ×
+/// channels` (element by element, tiles board by board and row by row).
+/// Points off the board are zeros (the convolution's padding).
 pub(crate) fn winograd_input(
     arch: Arch,
     kind: Winograd,
     input: &[f32],
     size: usize,
     channels: usize,
-    transformed: &mut Vec<f32>,
+    transformed: &mut [f32],
 ) {
-    let side = kind.tiles_per_side(size);
-    let boards = input.len() / (size * size * channels);
-    let tiles = boards * side * side;
-    // Every value is written: no need to clear what a previous call left.
-    transformed.resize(TILE_ELEMENTS * tiles * channels, 0.0);
+    debug_assert_eq!(
+        transformed.len(),
+        TILE_ELEMENTS * input.len() / (size * size) * kind.tiles_per_side(size).pow(2)
+    );
     arch.dispatch(InputTransform {
         kind,
         input,
@@ -951,9 +950,9 @@ mod tests {
                     let expected =
                         direct_convolution(&input, &weights, size, kernel, inputs, outputs);
                     let transformed_weights = winograd_weights(kind, &weights, inputs, outputs);
-                    let mut transformed = Vec::new();
-                    winograd_input(arch, kind, &input, size, inputs, &mut transformed);
                     let tiles = boards * kind.tiles_per_side(size).pow(2);
+                    let mut transformed = vec![f32::NAN; TILE_ELEMENTS * tiles * inputs];
+                    winograd_input(arch, kind, &input, size, inputs, &mut transformed);
                     let mut products = vec![0.0; TILE_ELEMENTS * tiles * outputs];
                     for ((w, t), p) in transformed_weights
                         .iter()

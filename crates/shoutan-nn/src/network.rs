@@ -174,39 +174,32 @@ impl Convolution {
                 };
                 let (inputs, outputs) = (first.depth(), first.columns());
                 let area = size * size;
-                let tiles = kind.tiles_per_side(size).pow(2);
-                let boards = board_chunk(kernels::TILE_ELEMENTS * tiles * inputs.max(outputs));
+                let tiles_per_board = kind.tiles_per_side(size).pow(2);
+                let boards =
+                    board_chunk(kernels::TILE_ELEMENTS * tiles_per_board * inputs.max(outputs));
                 for (input, output) in input
                     .chunks(boards * area * inputs)
                     .zip(output.chunks_mut(boards * area * outputs))
                 {
-                    kernels::winograd_input(
-                        arch,
-                        *kind,
-                        input,
-                        size,
-                        inputs,
+                    let tiles = input.len() / (area * inputs) * tiles_per_board;
+                    let transformed = sized(
                         &mut scratch.transformed,
+                        kernels::TILE_ELEMENTS * tiles * inputs,
                     );
-                    let tiles = scratch.transformed.len() / (kernels::TILE_ELEMENTS * inputs);
-                    scratch
-                        .products
-                        .resize(kernels::TILE_ELEMENTS * tiles * outputs, 0.0);
-                    let transformed = scratch.transformed.chunks_exact(tiles * inputs);
-                    let products = scratch.products.chunks_exact_mut(tiles * outputs);
-                    for ((weights, transformed), products) in
-                        weights.iter().zip(transformed).zip(products)
+                    kernels::winograd_input(arch, *kind, input, size, inputs, transformed);
+                    let products = sized(
+                        &mut scratch.products,
+                        kernels::TILE_ELEMENTS * tiles * outputs,
+                    );
+                    for ((weights, transformed), products) in weights
+                        .iter()
+                        .zip(transformed.chunks_exact(tiles * inputs))
+                        .zip(products.chunks_exact_mut(tiles * outputs))
                     {
                         kernels::matmul(arch, transformed, weights, products, false);
                     }
                     kernels::winograd_output(
-                        arch,
-                        *kind,
-                        &scratch.products,
-                        size,
-                        outputs,
-                        output,
-                        accumulate,
+                        arch, *kind, products, size, outputs, output, accumulate,
                     );
                 }
             }
@@ -363,7 +356,11 @@ pub struct Scratch {
 
 /// Resizes a buffer to `len` values (their contents are then overwritten).
 fn sized(buffer: &mut Vec<f32>, len: usize) -> &mut [f32] {
-    buffer.resize(len, 0.0);
+    // Grown, never shrunk: layers of different widths take turns with a
+    // buffer, and growing it again would clear the new part every time.
+    if buffer.len() < len {
+        buffer.resize(len, 0.0);
+    }
     &mut buffer[..len]
 }
 
