@@ -303,3 +303,101 @@ fn a_missing_file_is_an_io_error() {
     let error = Model::load("/nonexistent/model.bin.gz").unwrap_err();
     assert!(matches!(error, ModelError::Io { .. }), "{error}");
 }
+
+/// The shipped network rewritten as a model of version 11, which names
+/// each activation (`kind_of` gives the kind for each activation layer)
+/// and has 6 score outputs (the two added with zero weights).
+fn as_version_11(kind_of: impl Fn(&str) -> &'static str) -> Vec<u8> {
+    let text = String::from_utf8(as_text(&decompressed())).expect("the text format is text");
+    let mut tokens: Vec<String> = Vec::new();
+    let mut input = text.split_whitespace().enumerate();
+    while let Some((index, token)) = input.next() {
+        tokens.push(if index == 1 {
+            "11".to_owned()
+        } else {
+            token.to_owned()
+        });
+        if token.contains("/actv") {
+            tokens.push(kind_of(token).to_owned());
+        }
+        // sv3/w 64 4 then 64 rows of 4 weights; sv3/b 4 then 4 biases.
+        let (rows, header) = match token {
+            "sv3/w" => (64, 2),
+            "sv3/b" => (1, 1),
+            _ => continue,
+        };
+        for _ in 0..header - 1 {
+            tokens.extend(input.next().map(|(_, t)| t.to_owned()));
+        }
+        input.next();
+        tokens.push("6".to_owned());
+        for _ in 0..rows {
+            tokens.extend(input.by_ref().take(4).map(|(_, t)| t.to_owned()));
+            tokens.extend(["0".to_owned(), "0".to_owned()]);
+        }
+    }
+    tokens.join("\n").into_bytes()
+}
+
+#[test]
+fn version_11_reads_the_named_activations() {
+    let version_8 = Model::load(MODEL_PATH).unwrap();
+    let all_relu = Model::from_bytes(&as_version_11(|_| "ACTIVATION_RELU")).unwrap();
+    assert_eq!(all_relu.version, 11);
+    assert_eq!(all_relu.trunk, version_8.trunk);
+    assert_eq!(all_relu.policy_head, version_8.policy_head);
+    assert_eq!(all_relu.score_outputs(), 6);
+    assert_eq!(
+        all_relu.value_head.sv3_bias.weights[..4],
+        version_8.value_head.sv3_bias.weights
+    );
+
+    let mish_tip = as_version_11(|name| {
+        if name == "trunk/actv" {
+            "ACTIVATION_MISH"
+        } else {
+            "ACTIVATION_RELU"
+        }
+    });
+    let model = Model::from_bytes(&mish_tip).unwrap();
+    assert_eq!(model.trunk.tip_activation, Activation::Mish);
+    let Block::Ordinary(first) = &model.trunk.blocks[0] else {
+        panic!("the first block is ordinary");
+    };
+    assert_eq!(first.pre_activation, Activation::Relu);
+
+    // The network computes what it reads: 6 score outputs, the first 4 as
+    // version 8's when the activations are the same, others with Mish.
+    let inputs = shoutan_nn::Inputs {
+        size: 9,
+        spatial: [vec![1.0; 81], vec![0.0; 21 * 81]].concat(),
+        global: vec![0.0; 19],
+    };
+    let evaluate = |model: &Model| {
+        let network = shoutan_nn::Network::new(model);
+        let mut outputs = network.forward(&[&inputs], &mut shoutan_nn::Scratch::default());
+        outputs.as_mut().map(|o| o.remove(0)).unwrap()
+    };
+    let (relu_8, relu_11, mish) = (evaluate(&version_8), evaluate(&all_relu), evaluate(&model));
+    assert_eq!(relu_11.score.len(), 6);
+    assert_eq!(relu_11.score[..4], relu_8.score);
+    assert_eq!(relu_11.policy, relu_8.policy);
+    assert_ne!(mish.policy, relu_8.policy);
+
+    let silu = Model::from_bytes(&as_version_11(|_| "ACTIVATION_SILU")).unwrap();
+    assert_eq!(silu.value_head.v2_activation, Activation::Silu);
+    let identity = Model::from_bytes(&as_version_11(|_| "ACTIVATION_IDENTITY")).unwrap();
+    assert_eq!(identity.policy_head.p1_activation, Activation::Identity);
+
+    let error = Model::from_bytes(&as_version_11(|_| "ACTIVATION_SWISH")).unwrap_err();
+    assert!(matches!(error, ModelError::Corrupt { .. }), "{error}");
+    assert!(error.to_string().contains("rconv1/actv1"), "{error}");
+}
+
+#[test]
+fn version_9_needs_six_score_outputs() {
+    let text = as_text(&decompressed());
+    let error = Model::from_bytes(&replace_line(&text, "8", "9")).unwrap_err();
+    assert!(matches!(error, ModelError::Shape { .. }), "{error}");
+    assert!(error.to_string().contains("sv3 outputs (4)"), "{error}");
+}
