@@ -1,6 +1,8 @@
 //! Evaluations per second of the shipped network on 19×19, one thread, at
 //! batch 1 and batch 8 (compare with KataGo's own `benchmark`, Eigen
 //! backend, one thread: its nnEvals/s).
+// criterion's macros define undocumented functions.
+#![allow(missing_docs)]
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use shoutan_nn::model::Model;

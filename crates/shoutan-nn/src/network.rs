@@ -3,16 +3,16 @@
 //! The network is computed at the boards' exact size: KataGo pads a smaller
 //! board to its buffer's size and masks the padding out after every layer,
 //! which comes to the same as a board whose every point is on the board.
-//! So the mask (input plane 0) is taken to be all ones and not read, and
-//! the pooling layers average over all `size²` points.
+//! So the mask (input plane 0) must be all ones (checked, not otherwise
+//! read), and the pooling layers average over all `size²` points.
 //!
 //! Batch normalisation is merged into a scale and a bias per channel when
-//! the network is built; 3×3 convolutions run as Winograd F(4×4, 3×3) with
-//! their kernels transformed in advance, other kernel sizes as products of
-//! patches (im2col), 1×1 as plain products.
+//! the network is built; 3×3 convolutions run as Winograd F(4×4, 3×3) and
+//! 5×5 as F(2×2, 5×5), with their kernels transformed in advance, other
+//! kernel sizes as products of patches (im2col), 1×1 as plain products.
 
 use crate::Inputs;
-use crate::kernels::{self, PackedMatrix};
+use crate::kernels::{self, Arch, PackedMatrix, Winograd};
 use crate::model::{self, Activation, Block, Model};
 
 /// Why a batch could not be evaluated.
@@ -38,6 +38,15 @@ pub enum NetworkError {
         expected: usize,
         /// What the input has.
         found: usize,
+    },
+    /// An input's plane 0 (on the board) is not all ones: it was made for a
+    /// larger buffer than its board, which the network does not compute.
+    #[error(
+        "input {index} marks points off the board (plane 0 is not all ones): pass inputs of the board's exact size"
+    )]
+    OffBoardPoints {
+        /// The input's index in the batch.
+        index: usize,
     },
     /// An input's global values are not as many as the network reads.
     #[error("input {index} has {found} global values where the network reads {expected}")]
@@ -87,8 +96,13 @@ impl Normalization {
         }
     }
 
-    fn apply(&self, values: &mut [f32]) {
-        kernels::normalize_activate(values, &self.scale, &self.bias, self.activation);
+    fn apply(&self, arch: Arch, values: &mut [f32]) {
+        kernels::normalize_activate(arch, values, &self.scale, &self.bias, self.activation);
+    }
+
+    fn apply_into(&self, arch: Arch, source: &[f32], target: &mut [f32]) {
+        let (scale, bias) = (&self.scale, &self.bias);
+        kernels::normalize_activate_into(arch, source, target, scale, bias, self.activation);
     }
 }
 
@@ -97,8 +111,12 @@ impl Normalization {
 enum Convolution {
     /// 1×1: a product of the rows with the weights.
     Pointwise(PackedMatrix),
-    /// 3×3: Winograd F(4×4, 3×3), one matrix per transformed element.
-    Winograd(Vec<PackedMatrix>),
+    /// 3×3 and 5×5: Winograd F(4×4, 3×3) or F(2×2, 5×5), one matrix per
+    /// element of the transformed tile.
+    Winograd {
+        kind: Winograd,
+        weights: Vec<PackedMatrix>,
+    },
     /// Any other odd size: a product of the patches with the weights.
     Patches {
         height: usize,
@@ -113,22 +131,25 @@ struct ConvolutionScratch {
     transformed: Vec<f32>,
     products: Vec<f32>,
     patches: Vec<f32>,
-    packing: Vec<f32>,
 }
 
 impl Convolution {
     fn new(conv: &model::Conv) -> Convolution {
         let (inputs, outputs) = (conv.in_channels, conv.out_channels);
-        match (conv.kernel_height, conv.kernel_width) {
-            (1, 1) => Convolution::Pointwise(PackedMatrix::new(&conv.weights, inputs, outputs)),
-            (3, 3) => {
-                Convolution::Winograd(kernels::winograd_weights(&conv.weights, inputs, outputs))
+        let (height, width) = (conv.kernel_height, conv.kernel_width);
+        if (height, width) == (1, 1) {
+            Convolution::Pointwise(PackedMatrix::new(&conv.weights, inputs, outputs))
+        } else if let Some(kind) = Winograd::for_kernel(height, width) {
+            Convolution::Winograd {
+                kind,
+                weights: kernels::winograd_weights(kind, &conv.weights, inputs, outputs),
             }
-            (height, width) => Convolution::Patches {
+        } else {
+            Convolution::Patches {
                 height,
                 width,
                 weights: PackedMatrix::new(&conv.weights, height * width * inputs, outputs),
-            },
+            }
         }
     }
 
@@ -136,6 +157,7 @@ impl Convolution {
     /// (`boards × size² × outputs`), or adds the result to it.
     fn apply(
         &self,
+        arch: Arch,
         input: &[f32],
         size: usize,
         output: &mut [f32],
@@ -144,26 +166,42 @@ impl Convolution {
     ) {
         match self {
             Convolution::Pointwise(weights) => {
-                kernels::matmul(input, weights, output, accumulate, &mut scratch.packing);
+                kernels::matmul(arch, input, weights, output, accumulate);
             }
-            Convolution::Winograd(weights) => {
+            Convolution::Winograd { kind, weights } => {
                 let Some(first) = weights.first() else {
                     return;
                 };
                 let (inputs, outputs) = (first.depth(), first.columns());
-                kernels::winograd_input(input, size, inputs, &mut scratch.transformed);
-                let tiles = scratch.transformed.len() / (kernels::TILE_ELEMENTS * inputs);
-                scratch
-                    .products
-                    .resize(kernels::TILE_ELEMENTS * tiles * outputs, 0.0);
-                let transformed = scratch.transformed.chunks_exact(tiles * inputs);
-                let products = scratch.products.chunks_exact_mut(tiles * outputs);
-                for ((weights, transformed), products) in
-                    weights.iter().zip(transformed).zip(products)
+                let area = size * size;
+                let tiles_per_board = kind.tiles_per_side(size).pow(2);
+                let boards =
+                    board_chunk(kernels::TILE_ELEMENTS * tiles_per_board * inputs.max(outputs));
+                for (input, output) in input
+                    .chunks(boards * area * inputs)
+                    .zip(output.chunks_mut(boards * area * outputs))
                 {
-                    kernels::matmul(transformed, weights, products, false, &mut scratch.packing);
+                    let tiles = input.len() / (area * inputs) * tiles_per_board;
+                    let transformed = sized(
+                        &mut scratch.transformed,
+                        kernels::TILE_ELEMENTS * tiles * inputs,
+                    );
+                    kernels::winograd_input(arch, *kind, input, size, inputs, transformed);
+                    let products = sized(
+                        &mut scratch.products,
+                        kernels::TILE_ELEMENTS * tiles * outputs,
+                    );
+                    for ((weights, transformed), products) in weights
+                        .iter()
+                        .zip(transformed.chunks_exact(tiles * inputs))
+                        .zip(products.chunks_exact_mut(tiles * outputs))
+                    {
+                        kernels::matmul(arch, transformed, weights, products, false);
+                    }
+                    kernels::winograd_output(
+                        arch, *kind, products, size, outputs, output, accumulate,
+                    );
                 }
-                kernels::winograd_output(&scratch.products, size, outputs, output, accumulate);
             }
             Convolution::Patches {
                 height,
@@ -171,14 +209,15 @@ impl Convolution {
                 weights,
             } => {
                 let inputs = weights.depth() / (height * width);
-                kernels::im2col(input, size, inputs, *height, *width, &mut scratch.patches);
-                kernels::matmul(
-                    &scratch.patches,
-                    weights,
-                    output,
-                    accumulate,
-                    &mut scratch.packing,
-                );
+                let area = size * size;
+                let boards = board_chunk(area * weights.depth());
+                for (input, output) in input
+                    .chunks(boards * area * inputs)
+                    .zip(output.chunks_mut(boards * area * weights.columns()))
+                {
+                    kernels::im2col(input, size, inputs, *height, *width, &mut scratch.patches);
+                    kernels::matmul(arch, &scratch.patches, weights, output, accumulate);
+                }
             }
         }
     }
@@ -188,9 +227,21 @@ impl Convolution {
             Convolution::Pointwise(weights) | Convolution::Patches { weights, .. } => {
                 weights.columns()
             }
-            Convolution::Winograd(weights) => weights.first().map_or(0, PackedMatrix::columns),
+            Convolution::Winograd { weights, .. } => {
+                weights.first().map_or(0, PackedMatrix::columns)
+            }
         }
     }
+}
+
+/// Boards convolved at once when a convolution's intermediate values (the
+/// transformed tiles, the patches) take `values_per_board` floats per
+/// board: as many as keep them within 512 KiB, a share of the L2 cache. On
+/// 19×19 that is one board, and a batch of 8 convolved whole ran 15%
+/// slower per board than one board at a time.
+fn board_chunk(values_per_board: usize) -> usize {
+    const BUDGET: usize = 128 * 1024;
+    (BUDGET / values_per_board.max(1)).max(1)
 }
 
 /// A fully connected layer on per-board vectors, with an optional bias.
@@ -273,6 +324,8 @@ struct ValueHead {
 /// with its own [`Scratch`].
 #[derive(Clone, Debug)]
 pub struct Network {
+    /// The instruction set the kernels use, detected once.
+    arch: Arch,
     name: String,
     version: u32,
     spatial_inputs: usize,
@@ -303,12 +356,20 @@ pub struct Scratch {
 
 /// Resizes a buffer to `len` values (their contents are then overwritten).
 fn sized(buffer: &mut Vec<f32>, len: usize) -> &mut [f32] {
-    buffer.resize(len, 0.0);
+    // Grown, never shrunk: layers of different widths take turns with a
+    // buffer, and growing it again would clear the new part every time.
+    if buffer.len() < len {
+        buffer.resize(len, 0.0);
+    }
     &mut buffer[..len]
 }
 
 impl Network {
-    /// Prepares a model's weights for evaluation.
+    /// Prepares a model's weights for evaluation: batch normalisations
+    /// merged, convolution kernels transformed and packed. The model's
+    /// shapes are taken to be consistent, as [`Model::from_bytes`] checks
+    /// them; a model built by hand with mismatched layers may panic here or
+    /// in [`Network::forward`].
     pub fn new(model: &Model) -> Network {
         let trunk = &model.trunk;
         let blocks = trunk
@@ -335,6 +396,7 @@ impl Network {
         let p = &model.policy_head;
         let v = &model.value_head;
         Network {
+            arch: Arch::new(),
             name: model.name.clone(),
             version: model.version,
             spatial_inputs: model.spatial_inputs,
@@ -411,6 +473,12 @@ impl Network {
                     found: inputs.spatial.len(),
                 });
             }
+            if inputs.spatial[..area]
+                .iter()
+                .any(|&on_board| on_board != 1.0)
+            {
+                return Err(NetworkError::OffBoardPoints { index });
+            }
             if inputs.global.len() != self.global_inputs {
                 return Err(NetworkError::GlobalLength {
                     index,
@@ -442,54 +510,76 @@ impl Network {
             }
         }
         let trunk = sized(&mut scratch.trunk, points * channels);
-        self.initial_conv
-            .apply(input, size, trunk, false, &mut scratch.convolution);
+        self.initial_conv.apply(
+            self.arch,
+            input,
+            size,
+            trunk,
+            false,
+            &mut scratch.convolution,
+        );
         for (inputs, board) in batch.iter().zip(trunk.chunks_exact_mut(area * channels)) {
-            kernels::add_rows(board, &self.initial_matmul.apply(&inputs.global));
+            kernels::add_rows(self.arch, board, &self.initial_matmul.apply(&inputs.global));
         }
         for block in &self.blocks {
             let activated = sized(&mut scratch.activated, points * channels);
-            activated.copy_from_slice(trunk);
             match block {
                 ResidualBlock::Ordinary(b) => {
-                    b.pre.apply(activated);
+                    b.pre.apply_into(self.arch, trunk, activated);
                     let mid = sized(&mut scratch.mid, points * b.first_conv.outputs());
-                    b.first_conv
-                        .apply(activated, size, mid, false, &mut scratch.convolution);
-                    b.mid.apply(mid);
+                    b.first_conv.apply(
+                        self.arch,
+                        activated,
+                        size,
+                        mid,
+                        false,
+                        &mut scratch.convolution,
+                    );
+                    b.mid.apply(self.arch, mid);
                     b.final_conv
-                        .apply(mid, size, trunk, true, &mut scratch.convolution);
+                        .apply(self.arch, mid, size, trunk, true, &mut scratch.convolution);
                 }
                 ResidualBlock::GlobalPooling(b) => {
-                    b.pre.apply(activated);
+                    b.pre.apply_into(self.arch, trunk, activated);
                     let mid_channels = b.regular_conv.outputs();
                     let mid = sized(&mut scratch.mid, points * mid_channels);
-                    b.regular_conv
-                        .apply(activated, size, mid, false, &mut scratch.convolution);
+                    b.regular_conv.apply(
+                        self.arch,
+                        activated,
+                        size,
+                        mid,
+                        false,
+                        &mut scratch.convolution,
+                    );
                     let pooled = sized(
                         &mut scratch.pooled_channels,
                         points * b.gpool_conv.outputs(),
                     );
-                    b.gpool_conv
-                        .apply(activated, size, pooled, false, &mut scratch.convolution);
-                    b.gpool.apply(pooled);
+                    b.gpool_conv.apply(
+                        self.arch,
+                        activated,
+                        size,
+                        pooled,
+                        false,
+                        &mut scratch.convolution,
+                    );
+                    b.gpool.apply(self.arch, pooled);
                     let pooled_channels = b.gpool_conv.outputs();
                     for (pooled_board, mid_board) in pooled
                         .chunks_exact(area * pooled_channels)
                         .zip(mid.chunks_exact_mut(area * mid_channels))
                     {
                         let features = pool_mean_max(pooled_board, pooled_channels, size);
-                        kernels::add_rows(mid_board, &b.gpool_to_bias.apply(&features));
+                        kernels::add_rows(self.arch, mid_board, &b.gpool_to_bias.apply(&features));
                     }
-                    b.mid.apply(mid);
+                    b.mid.apply(self.arch, mid);
                     b.final_conv
-                        .apply(mid, size, trunk, true, &mut scratch.convolution);
+                        .apply(self.arch, mid, size, trunk, true, &mut scratch.convolution);
                 }
             }
         }
         let activated = sized(&mut scratch.activated, points * channels);
-        activated.copy_from_slice(trunk);
-        self.tip.apply(activated);
+        self.tip.apply_into(self.arch, trunk, activated);
     }
 
     /// The heads on the trunk's output in `scratch.activated`.
@@ -502,27 +592,27 @@ impl Network {
         let p1 = sized(&mut scratch.policy, points * p1_channels);
         policy
             .p1_conv
-            .apply(trunk, size, p1, false, &mut scratch.convolution);
+            .apply(self.arch, trunk, size, p1, false, &mut scratch.convolution);
         let g1_channels = policy.g1_conv.outputs();
         let g1 = sized(&mut scratch.pooled_channels, points * g1_channels);
         policy
             .g1_conv
-            .apply(trunk, size, g1, false, &mut scratch.convolution);
-        policy.g1.apply(g1);
+            .apply(self.arch, trunk, size, g1, false, &mut scratch.convolution);
+        policy.g1.apply(self.arch, g1);
         let mut passes = Vec::with_capacity(boards);
         for (g1_board, p1_board) in g1
             .chunks_exact(area * g1_channels)
             .zip(p1.chunks_exact_mut(area * p1_channels))
         {
             let features = pool_mean_max(g1_board, g1_channels, size);
-            kernels::add_rows(p1_board, &policy.gpool_to_bias.apply(&features));
+            kernels::add_rows(self.arch, p1_board, &policy.gpool_to_bias.apply(&features));
             passes.push(policy.gpool_to_pass.apply(&features)[0]);
         }
-        policy.p1.apply(p1);
+        policy.p1.apply(self.arch, p1);
         let logits = sized(&mut scratch.single, points);
         policy
             .p2_conv
-            .apply(p1, size, logits, false, &mut scratch.convolution);
+            .apply(self.arch, p1, size, logits, false, &mut scratch.convolution);
         let policies: Vec<Vec<f32>> = logits.chunks_exact(area).map(<[f32]>::to_vec).collect();
 
         let value = &self.value;
@@ -530,12 +620,17 @@ impl Network {
         let v1 = sized(&mut scratch.value, points * v1_channels);
         value
             .v1_conv
-            .apply(trunk, size, v1, false, &mut scratch.convolution);
-        value.v1.apply(v1);
+            .apply(self.arch, trunk, size, v1, false, &mut scratch.convolution);
+        value.v1.apply(self.arch, v1);
         let ownership = sized(&mut scratch.single, points);
-        value
-            .ownership_conv
-            .apply(v1, size, ownership, false, &mut scratch.convolution);
+        value.ownership_conv.apply(
+            self.arch,
+            v1,
+            size,
+            ownership,
+            false,
+            &mut scratch.convolution,
+        );
         v1.chunks_exact(area * v1_channels)
             .zip(ownership.chunks_exact(area))
             .zip(policies)
@@ -557,10 +652,14 @@ impl Network {
     }
 }
 
-/// Per-channel sums and maxima of a board's rows of `channels`.
+/// Per-channel sums and maxima of a board's rows of `channels`. The
+/// maxima start at −1, as in every KataGo backend (below any value ReLU or
+/// Mish produce, it keeps the padding out of the maximum there): a channel
+/// whose values are all below −1, possible only with the identity
+/// activation, pools to −1 as in KataGo.
 fn sums_and_maxima(board: &[f32], channels: usize) -> (Vec<f32>, Vec<f32>) {
     let mut sums = vec![0.0; channels];
-    let mut maxima = vec![f32::NEG_INFINITY; channels];
+    let mut maxima = vec![-1.0f32; channels];
     for row in board.chunks_exact(channels) {
         for ((sum, max), &x) in sums.iter_mut().zip(maxima.iter_mut()).zip(row) {
             *sum += x;

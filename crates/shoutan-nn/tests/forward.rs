@@ -174,6 +174,8 @@ fn channel_means(planes: &Planes) -> Vec<f64> {
         .collect()
 }
 
+/// Mean, mean scaled by (√area − 14)/10, and maximum (KataGo's backends
+/// start it at −1) of each channel.
 fn gpool(planes: &Planes) -> Vec<f64> {
     let area = planes.size * planes.size;
     let means = channel_means(planes);
@@ -184,7 +186,7 @@ fn gpool(planes: &Planes) -> Vec<f64> {
         planes
             .values
             .chunks(area)
-            .map(|p| p.iter().copied().fold(f64::MIN, f64::max)),
+            .map(|p| p.iter().copied().fold(-1.0, f64::max)),
     );
     features
 }
@@ -366,6 +368,12 @@ fn malformed_batches_are_refused() {
         network().forward(&[&long_global], &mut scratch),
         Err(NetworkError::GlobalLength { index: 0, .. })
     ));
+    let mut padded = nine.clone();
+    padded.spatial[80] = 0.0;
+    assert_eq!(
+        network().forward(&[&nine, &padded], &mut scratch),
+        Err(NetworkError::OffBoardPoints { index: 1 })
+    );
     let empty = Inputs {
         size: 0,
         spatial: Vec::new(),
@@ -384,6 +392,31 @@ fn the_network_describes_itself() {
     assert_eq!(network.name(), "g170-b6c96-s175395328-d26788732");
     assert_eq!(network.version(), 8);
     assert_eq!(network.input_channels(), (22, 19));
+}
+
+#[test]
+fn threads_sharing_one_network_each_get_the_same_answer() {
+    let inputs = random_inputs(19, 42);
+    let alone = network()
+        .forward(&[&inputs], &mut Scratch::default())
+        .unwrap();
+    std::thread::scope(|scope| {
+        let threads: Vec<_> = (0..2)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut scratch = Scratch::default();
+                    (0..3)
+                        .map(|_| network().forward(&[&inputs], &mut scratch).unwrap())
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        for thread in threads {
+            for outputs in thread.join().unwrap() {
+                assert_eq!(outputs, alone);
+            }
+        }
+    });
 }
 
 /// The network is shared by search threads.

@@ -168,12 +168,12 @@ fn unsupported_block_kinds_are_refused_by_name() {
 fn every_truncation_is_refused_without_panic() {
     let binary = decompressed();
     let text = as_text(&binary);
-    for bytes in [&binary, &text] {
-        // Every offset of the first layers' headers, and 400 spread over
-        // the rest but for the last text float (cut short, it reads as
-        // another number: no format can tell).
+    // Every offset of the first layers' headers, and cuts spread over the
+    // rest (fewer in the slower text) but for the last text float (cut
+    // short, it reads as another number: no format can tell).
+    for (bytes, spread_cuts) in [(&binary, 400), (&text, 100)] {
         let end = bytes.len() - 20;
-        let offsets = (0..600).chain((600..end).step_by(end / 400));
+        let offsets = (0..600).chain((600..end).step_by(end / spread_cuts));
         for cut in offsets {
             let error = Model::from_bytes(&bytes[..cut]).unwrap_err();
             assert!(
@@ -204,19 +204,53 @@ fn a_truncated_gzip_is_a_gzip_error() {
 fn corrupted_bytes_are_refused_or_read_but_never_panic() {
     let binary = decompressed();
     let text = as_text(&binary);
-    for bytes in [&binary, &text] {
-        let offsets = (0..150).chain((150..bytes.len()).step_by(bytes.len() / 50));
+    for (bytes, spread) in [(&binary, 50), (&text, 15)] {
+        let mut corrupted = bytes.clone();
+        let offsets = (0..150).chain((150..bytes.len()).step_by(bytes.len() / spread));
         for offset in offsets {
             for replacement in [b'x', b' ', 0xff, b'@'] {
-                let mut corrupted = bytes.clone();
                 corrupted[offset] = replacement;
-                // A changed weight can read as another finite weight: only
-                // the absence of a panic is asserted here, and the
-                // header corruptions below are checked one by one.
+                // A changed weight or name can read as another one: here
+                // only the absence of a panic is asserted (numbers below).
                 let _ = Model::from_bytes(&corrupted);
             }
+            corrupted[offset] = bytes[offset];
         }
     }
+}
+
+#[test]
+fn every_corrupted_number_of_the_first_headers_is_refused() {
+    let binary = decompressed();
+    let header_end = binary
+        .windows(5)
+        .position(|w| w == b"@BIN@")
+        .expect("a float block");
+    let mut corrupted = binary.clone();
+    let mut checked = 0;
+    let mut start = 0;
+    for (end, _) in binary[..=header_end]
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| b.is_ascii_whitespace())
+    {
+        let token = &binary[start..end];
+        if !token.is_empty() && token.iter().all(u8::is_ascii_digit) {
+            for offset in start..end {
+                corrupted[offset] = b'x';
+                let error = Model::from_bytes(&corrupted).unwrap_err();
+                assert!(
+                    matches!(error, ModelError::Corrupt { .. }),
+                    "offset {offset}: {error}"
+                );
+                corrupted[offset] = binary[offset];
+                checked += 1;
+            }
+        }
+        start = end + 1;
+    }
+    // The version, input counts, the trunk's 6 sizes and conv1's 6.
+    assert!(checked >= 15, "only {checked} digits checked");
 }
 
 #[test]
@@ -268,4 +302,102 @@ fn corrupted_headers_name_what_is_wrong() {
 fn a_missing_file_is_an_io_error() {
     let error = Model::load("/nonexistent/model.bin.gz").unwrap_err();
     assert!(matches!(error, ModelError::Io { .. }), "{error}");
+}
+
+/// The shipped network rewritten as a model of version 11, which names
+/// each activation (`kind_of` gives the kind for each activation layer)
+/// and has 6 score outputs (the two added with zero weights).
+fn as_version_11(kind_of: impl Fn(&str) -> &'static str) -> Vec<u8> {
+    let text = String::from_utf8(as_text(&decompressed())).expect("the text format is text");
+    let mut tokens: Vec<String> = Vec::new();
+    let mut input = text.split_whitespace().enumerate();
+    while let Some((index, token)) = input.next() {
+        tokens.push(if index == 1 {
+            "11".to_owned()
+        } else {
+            token.to_owned()
+        });
+        if token.contains("/actv") {
+            tokens.push(kind_of(token).to_owned());
+        }
+        // sv3/w 64 4 then 64 rows of 4 weights; sv3/b 4 then 4 biases.
+        let (rows, header) = match token {
+            "sv3/w" => (64, 2),
+            "sv3/b" => (1, 1),
+            _ => continue,
+        };
+        for _ in 0..header - 1 {
+            tokens.extend(input.next().map(|(_, t)| t.to_owned()));
+        }
+        input.next();
+        tokens.push("6".to_owned());
+        for _ in 0..rows {
+            tokens.extend(input.by_ref().take(4).map(|(_, t)| t.to_owned()));
+            tokens.extend(["0".to_owned(), "0".to_owned()]);
+        }
+    }
+    tokens.join("\n").into_bytes()
+}
+
+#[test]
+fn version_11_reads_the_named_activations() {
+    let version_8 = Model::load(MODEL_PATH).unwrap();
+    let all_relu = Model::from_bytes(&as_version_11(|_| "ACTIVATION_RELU")).unwrap();
+    assert_eq!(all_relu.version, 11);
+    assert_eq!(all_relu.trunk, version_8.trunk);
+    assert_eq!(all_relu.policy_head, version_8.policy_head);
+    assert_eq!(all_relu.score_outputs(), 6);
+    assert_eq!(
+        all_relu.value_head.sv3_bias.weights[..4],
+        version_8.value_head.sv3_bias.weights
+    );
+
+    let mish_tip = as_version_11(|name| {
+        if name == "trunk/actv" {
+            "ACTIVATION_MISH"
+        } else {
+            "ACTIVATION_RELU"
+        }
+    });
+    let model = Model::from_bytes(&mish_tip).unwrap();
+    assert_eq!(model.trunk.tip_activation, Activation::Mish);
+    let Block::Ordinary(first) = &model.trunk.blocks[0] else {
+        panic!("the first block is ordinary");
+    };
+    assert_eq!(first.pre_activation, Activation::Relu);
+
+    // The network computes what it reads: 6 score outputs, the first 4 as
+    // version 8's when the activations are the same, others with Mish.
+    let inputs = shoutan_nn::Inputs {
+        size: 9,
+        spatial: [vec![1.0; 81], vec![0.0; 21 * 81]].concat(),
+        global: vec![0.0; 19],
+    };
+    let evaluate = |model: &Model| {
+        let network = shoutan_nn::Network::new(model);
+        let mut outputs = network.forward(&[&inputs], &mut shoutan_nn::Scratch::default());
+        outputs.as_mut().map(|o| o.remove(0)).unwrap()
+    };
+    let (relu_8, relu_11, mish) = (evaluate(&version_8), evaluate(&all_relu), evaluate(&model));
+    assert_eq!(relu_11.score.len(), 6);
+    assert_eq!(relu_11.score[..4], relu_8.score);
+    assert_eq!(relu_11.policy, relu_8.policy);
+    assert_ne!(mish.policy, relu_8.policy);
+
+    let silu = Model::from_bytes(&as_version_11(|_| "ACTIVATION_SILU")).unwrap();
+    assert_eq!(silu.value_head.v2_activation, Activation::Silu);
+    let identity = Model::from_bytes(&as_version_11(|_| "ACTIVATION_IDENTITY")).unwrap();
+    assert_eq!(identity.policy_head.p1_activation, Activation::Identity);
+
+    let error = Model::from_bytes(&as_version_11(|_| "ACTIVATION_SWISH")).unwrap_err();
+    assert!(matches!(error, ModelError::Corrupt { .. }), "{error}");
+    assert!(error.to_string().contains("rconv1/actv1"), "{error}");
+}
+
+#[test]
+fn version_9_needs_six_score_outputs() {
+    let text = as_text(&decompressed());
+    let error = Model::from_bytes(&replace_line(&text, "8", "9")).unwrap_err();
+    assert!(matches!(error, ModelError::Shape { .. }), "{error}");
+    assert!(error.to_string().contains("sv3 outputs (4)"), "{error}");
 }
