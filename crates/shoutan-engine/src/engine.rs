@@ -176,7 +176,7 @@ impl Default for EngineConfig {
     fn default() -> Self {
         EngineConfig {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
-            batch: 4,
+            batch: 1,
             max_nodes: 1_000_000,
             resign_below: 0.05,
             temperature: 0.0,

@@ -26,15 +26,20 @@ pub const WORKERS: usize = 1;
 pub const QUEUED: usize = 16;
 /// Reviews one account may have waiting or running.
 pub const PER_USER: usize = 2;
+/// The largest tree of a review's search, in nodes: a deep review's
+/// position takes 512 visits and the tree of the one before it is reused,
+/// so this bounds a review's memory (tens of megabytes) without cutting a
+/// search short.
+const REVIEW_NODES: u32 = 20_000;
 
 /// How thorough a review is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Level {
-    /// A network search of 32 visits a position: under a minute for a
-    /// 19×19 game of 250 moves.
+    /// A network search of 64 visits a position: under a minute for a
+    /// 19×19 game of 250 moves on one core.
     Quick,
-    /// 400 visits a position, about ten times the work of a quick review.
+    /// 512 visits a position, eight times the work of a quick review.
     Deep,
 }
 
@@ -61,8 +66,8 @@ impl Level {
     #[must_use]
     pub fn visits(self) -> u64 {
         match self {
-            Level::Quick => 32,
-            Level::Deep => 400,
+            Level::Quick => 64,
+            Level::Deep => 512,
         }
     }
 
@@ -70,9 +75,9 @@ impl Level {
     #[must_use]
     pub fn cost(self) -> &'static str {
         match self {
-            Level::Quick => "32 visits a position: under a minute for a 250-move 19×19 game",
+            Level::Quick => "64 visits a position: under a minute for a 250-move 19×19 game",
             Level::Deep => {
-                "400 visits a position, about 10× a quick review: several minutes for a 250-move 19×19 game"
+                "512 visits a position, 8× a quick review: several minutes for a 250-move 19×19 game"
             }
         }
     }
@@ -390,6 +395,7 @@ impl Reviews {
                     let mut engine = Engine::with_network(
                         EngineConfig {
                             threads: 1,
+                            max_nodes: REVIEW_NODES,
                             ..EngineConfig::default()
                         },
                         network,

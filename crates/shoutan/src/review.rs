@@ -51,6 +51,7 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let network = crate::model::network(args.model.as_deref())?;
     let name = args.file.display().to_string();
     let bytes = std::fs::read(&args.file).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
     let mut file = read(&bytes).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
@@ -74,7 +75,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(threads) = args.threads {
         config.threads = threads.max(1);
     }
-    let mut engine = Engine::with_network(config, crate::model::network(args.model.as_deref())?);
+    let mut engine = Engine::with_network(config, network);
     let bar = ProgressBar::new(replayed.game.turns().len() as u64 + 1);
     bar.set_style(
         ProgressStyle::with_template("reviewing {bar:40} {pos}/{len} positions, {eta} left")

@@ -41,6 +41,7 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let network = crate::model::network(args.model.as_deref())?;
     let name = args.file.display().to_string();
     let bytes = std::fs::read(&args.file).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
     let file = read(&bytes).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
@@ -64,7 +65,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     for w in file.warnings.iter().chain(&replayed.warnings) {
         eprintln!("warning: {name}: {w}");
     }
-    let network = crate::model::network(args.model.as_deref())?;
     let estimator = |game: &Game| shoutan_engine::judge(&network, game).status.dead;
     let report = match args.dead {
         Some(mode) => score(&replayed, tree, mode, &estimator)?,

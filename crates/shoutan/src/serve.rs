@@ -68,6 +68,10 @@ pub struct Args {
     /// LISTEN/NOTIFY is their bus. Unused on SQLite.
     #[arg(long)]
     instance_id: Option<String>,
+    /// A KataGo network file (`.bin.gz`) for the computer, the reviews,
+    /// position judgements and dead stones, instead of the built-in one.
+    #[arg(long, value_name = "FILE")]
+    model: Option<std::path::PathBuf>,
 }
 
 /// A count of at least one.
@@ -122,6 +126,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 async fn serve(args: Args) -> anyhow::Result<()> {
+    // The network before anything else: a bad file stops the start here.
+    let network = crate::model::network(args.model.as_deref())?;
     let database = match &args.database {
         Some(url) => url.parse().context("--database")?,
         None => Database::sqlite_in(&args.data),
@@ -152,6 +158,7 @@ async fn serve(args: Args) -> anyhow::Result<()> {
         .with_context(|| format!("opening {shown}"))?;
     let mut config = ServerConfig {
         instance,
+        network,
         secure_cookies: args.secure_cookies,
         origins: args.origins,
         trusted_proxies: args.trusted_proxies.into_iter().collect(),

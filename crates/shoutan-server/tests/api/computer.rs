@@ -99,8 +99,8 @@ async fn a_9x9_game_against_the_computer(backend: Backend) {
     assert_eq!(levels.len(), 10);
     assert_eq!(levels[0]["level"], 1);
     assert_eq!(levels[0]["player"]["name"], "Shoutan-AI-1");
-    assert_eq!(levels[0]["playouts"], 30);
-    assert_eq!(levels[9]["playouts"], Value::Null);
+    assert_eq!(levels[0]["visits"], 1);
+    assert_eq!(levels[9]["visits"], Value::Null);
     for level in &levels {
         let ranks = level["ranks"].as_array().unwrap();
         assert_eq!(

@@ -102,7 +102,7 @@ async fn a_review_is_asked_once_and_stored_once(backend: Backend) {
     assert_eq!(body["positions"].as_array().unwrap().len(), 6);
     assert_eq!(body["moves"].as_array().unwrap().len(), 5);
     assert_eq!(body["moves"][0]["mv"], "E5");
-    assert_eq!(body["playouts"], 200);
+    assert_eq!(body["visits"], 64);
     for p in body["positions"].as_array().unwrap() {
         let w = p["black_winrate"].as_f64().unwrap();
         assert!((0.0..=1.0).contains(&w), "{p}");
@@ -176,7 +176,7 @@ async fn a_review_is_made_after_a_restart(backend: Backend) {
     black.base = server.base.clone();
     let review = wait_for_review(&black, id, "quick").await;
     assert_eq!(review["review"]["positions"].as_array().unwrap().len(), 21);
-    assert_eq!(review["review"]["playouts"], 200);
+    assert_eq!(review["review"]["visits"], 64);
 }
 
 /// Round trips of `n` moves in a live game, in milliseconds, sorted.
