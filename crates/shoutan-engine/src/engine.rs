@@ -560,7 +560,8 @@ impl Engine {
                 let visits = e.child.map_or(0, |c| self.tree.stats(c).visits);
                 let mv = search::game_move(e.mv, size);
                 let plausible = visits > 0 || e.prior >= PLAUSIBLE * favourite;
-                let passing_early = mv == Move::Pass && analysis.moves.first().is_none_or(|m| m.mv != mv);
+                let passing_early =
+                    mv == Move::Pass && analysis.moves.first().is_none_or(|m| m.mv != mv);
                 (plausible && !passing_early).then(|| {
                     let w = (f64::from(visits) + f64::from(e.prior)).powf(1.0 / f64::from(t));
                     (mv, w)

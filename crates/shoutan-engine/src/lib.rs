@@ -67,10 +67,10 @@ mod utility;
 pub use analysis::{Analysis, MoveInfo};
 pub use clock::{ClockReading, TimeControl, TimeOut};
 pub use endgame::{FinalStatus, final_status};
-pub use evaluator::builtin_network;
 pub use engine::{
     Budget, Decision, Engine, EngineConfig, EngineError, Mode, Reporter, StopHandle, Thought,
 };
+pub use evaluator::builtin_network;
 pub use judge::{Judgement, judge};
 pub use level::{Level, LevelError, MeasuredRank};
 pub use review::{MISTAKES_PER_PLAYER, MoveEval, PositionEval, Review, positions, review};

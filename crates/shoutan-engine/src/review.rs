@@ -113,7 +113,11 @@ pub struct Review {
 impl Review {
     /// Reads the moves' costs from the positions' evaluations.
     #[must_use]
-    pub fn from_positions(game: &Game, positions: Vec<PositionEval>, visits_per_position: u64) -> Review {
+    pub fn from_positions(
+        game: &Game,
+        positions: Vec<PositionEval>,
+        visits_per_position: u64,
+    ) -> Review {
         let moves = game
             .turns()
             .iter()

@@ -112,7 +112,7 @@ struct Leaf {
 /// How one walk down the tree ended.
 enum Walk {
     /// At a leaf this walk must evaluate.
-    Leaf(Leaf),
+    Leaf(Box<Leaf>),
     /// At a finished game, already backed up.
     Finished,
     /// At a leaf another walk is evaluating: nothing to do now.
@@ -125,7 +125,7 @@ enum Walk {
 pub(crate) fn work(shared: &Shared, seed: u64) {
     let mut rng = fastrand::Rng::with_seed(seed);
     let mut scratch = Scratch::default();
-    let mut leaves: Vec<Leaf> = Vec::with_capacity(shared.batch);
+    let mut leaves: Vec<Box<Leaf>> = Vec::with_capacity(shared.batch);
     while !shared.stop.load(Relaxed) {
         leaves.clear();
         let mut collided = false;
@@ -158,7 +158,9 @@ pub(crate) fn work(shared: &Shared, seed: u64) {
             continue;
         }
         let positions: Vec<&Position> = leaves.iter().map(|l| &l.position).collect();
-        let evaluations = shared.evaluator.evaluate(&positions, &mut rng, &mut scratch);
+        let evaluations = shared
+            .evaluator
+            .evaluate(&positions, &mut rng, &mut scratch);
         for (leaf, evaluation) in leaves.iter().zip(evaluations) {
             let value = shared.utility.of_evaluation(&evaluation);
             let node = leaf.path[leaf.path.len() - 1];
@@ -231,7 +233,7 @@ fn walk(shared: &Shared) -> Walk {
     loop {
         let node = path[path.len() - 1];
         match tree.claim(node) {
-            Claim::Won => return Walk::Leaf(Leaf { path, position }),
+            Claim::Won => return Walk::Leaf(Box::new(Leaf { path, position })),
             Claim::Busy => {
                 give_back(&path);
                 return Walk::Collision;
@@ -386,7 +388,11 @@ pub(crate) fn analysis(shared: &Shared, elapsed: std::time::Duration) -> Analysi
         .collect();
     moves.sort_by(|a, b| b.visits.cmp(&a.visits).then(b.prior.total_cmp(&a.prior)));
     let ownership = match shared.ownership.lock() {
-        Ok(own) if own.1 > 0 => own.0.iter().map(|s| -(s / f64::from(own.1)) as f32).collect(),
+        Ok(own) if own.1 > 0 => own
+            .0
+            .iter()
+            .map(|s| -(s / f64::from(own.1)) as f32)
+            .collect(),
         _ => vec![0.0; size.area()],
     };
     let best = moves.first();

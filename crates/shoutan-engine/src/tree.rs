@@ -41,9 +41,9 @@ impl AtomicF64 {
     }
 
     fn add(&self, x: f64) {
-        let _ = self
-            .0
-            .fetch_update(Relaxed, Relaxed, |b| Some((f64::from_bits(b) + x).to_bits()));
+        let _ = self.0.fetch_update(Relaxed, Relaxed, |b| {
+            Some((f64::from_bits(b) + x).to_bits())
+        });
     }
 }
 
@@ -133,7 +133,10 @@ impl<T: Default> Arena<T> {
             if end > self.limit {
                 return None;
             }
-            match self.next.compare_exchange_weak(start, end, Relaxed, Relaxed) {
+            match self
+                .next
+                .compare_exchange_weak(start, end, Relaxed, Relaxed)
+            {
                 Ok(_) => return Some(first),
                 Err(now) => start = now,
             }
@@ -246,7 +249,11 @@ impl Tree {
 
     /// Gives up a claim without expanding (the arena was full).
     pub(crate) fn release(&self, n: u32) {
-        let _ = self.nodes.get(n).state.compare_exchange(EXPANDING, LEAF, Release, Relaxed);
+        let _ = self
+            .nodes
+            .get(n)
+            .state
+            .compare_exchange(EXPANDING, LEAF, Release, Relaxed);
     }
 
     /// Marks leaf `n` as a finished game.
@@ -313,10 +320,7 @@ impl Tree {
             return Some(child);
         }
         let fresh = self.nodes.allocate(1)?;
-        match edge
-            .child
-            .compare_exchange(NO_NODE, fresh, AcqRel, Acquire)
-        {
+        match edge.child.compare_exchange(NO_NODE, fresh, AcqRel, Acquire) {
             Ok(_) => Some(fresh),
             // Another thread made it first: ours stays unused.
             Err(theirs) => Some(theirs),

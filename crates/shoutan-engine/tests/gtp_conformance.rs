@@ -496,7 +496,11 @@ fn kata_raw_nn_answers_in_katagos_format() {
     assert!((total - 1.0).abs() < 1e-3, "{total}");
     assert!((answer.white_win + answer.white_loss + answer.no_result - 1.0).abs() < 1e-5);
     // Black's stone is black's: negative white ownership.
-    assert!(answer.white_ownership[e5] < -0.5, "{}", answer.white_ownership[e5]);
+    assert!(
+        answer.white_ownership[e5] < -0.5,
+        "{}",
+        answer.white_ownership[e5]
+    );
     // Every symmetry, each its own block, and as the other player.
     let all = ok(&mut s, "kata-raw-nn all");
     assert_eq!(all.matches("symmetry ").count(), 8);
@@ -524,7 +528,10 @@ fn kata_set_rules_reads_katagos_names_and_short_form() {
         r#"{"friendlyPassOk":true,"hasButton":false,"ko":"SIMPLE","scoring":"AREA","suicide":false,"tax":"NONE","whiteHandicapBonus":"N"}"#
     );
     ok(&mut s, "kata-set-rules japanese");
-    assert_eq!(s.game().ruleset().counting, shoutan_rules::Counting::Territory);
+    assert_eq!(
+        s.game().ruleset().counting,
+        shoutan_rules::Counting::Territory
+    );
     ok(&mut s, "kata-set-rules koPOSITIONALscoreAREAtaxNONEsui1");
     assert_eq!(
         s.game().ruleset().repetition,
@@ -571,7 +578,10 @@ fn kata_analyze_reports_values_and_ownership_from_the_side_to_move() {
         .unwrap()
         .parse()
         .unwrap();
-    assert!((0.0..=1.0).contains(&winrate), "a win rate from 0 to 1: {winrate}");
+    assert!(
+        (0.0..=1.0).contains(&winrate),
+        "a win rate from 0 to 1: {winrate}"
+    );
     let ownership: Vec<f32> = info
         .split(" ownership ")
         .nth(1)
@@ -585,5 +595,9 @@ fn kata_analyze_reports_values_and_ownership_from_the_side_to_move() {
     assert!(ownership[e5] < -0.5, "{}", ownership[e5]);
     let out = send(&mut s, "kata-genmove_analyze w interval 10");
     assert!(out.contains("\nplay ") && out.ends_with("\n\n"), "{out:?}");
-    assert_eq!(s.game().turns().len(), 2, "kata-genmove_analyze plays its move");
+    assert_eq!(
+        s.game().turns().len(),
+        2,
+        "kata-genmove_analyze plays its move"
+    );
 }

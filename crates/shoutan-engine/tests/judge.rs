@@ -52,7 +52,12 @@ fn cases() -> Vec<(String, Board, Vec<Vec<char>>, bool)> {
             });
             board.set_stones(stones).unwrap();
             let name = path.file_stem().unwrap().to_string_lossy().into_owned();
-            (name, board, grid("correct_ownership"), json["rules"] == "japanese")
+            (
+                name,
+                board,
+                grid("correct_ownership"),
+                json["rules"] == "japanese",
+            )
         })
         .collect()
 }
@@ -90,7 +95,11 @@ fn proposes_the_hand_checked_dead_stones() {
             };
             if dead != seen.status.dead.contains(p) {
                 let o = seen.ownership[size.offset(p)];
-                wrong.push(format!("{}{} {o:.2}", p.to_gtp(size), if dead { " dead" } else { " alive" }));
+                wrong.push(format!(
+                    "{}{} {o:.2}",
+                    p.to_gtp(size),
+                    if dead { " dead" } else { " alive" }
+                ));
             }
         }
         if wrong.is_empty() {
@@ -100,7 +109,11 @@ fn proposes_the_hand_checked_dead_stones() {
         }
     }
     println!("{exact} of {} positions exactly right", cases.len());
-    assert!(exact >= 23, "only {exact} of {} positions right", cases.len());
+    assert!(
+        exact >= 23,
+        "only {exact} of {} positions right",
+        cases.len()
+    );
 }
 
 #[test]

@@ -10,8 +10,7 @@ use crate::Network;
 use crate::model::{Model, ModelError};
 
 /// The shipped model file, as KataGo distributes it.
-pub const BUILTIN_MODEL: &[u8] =
-    include_bytes!("../models/g170-b6c96-s175395328-d26788732.bin.gz");
+pub const BUILTIN_MODEL: &[u8] = include_bytes!("../models/g170-b6c96-s175395328-d26788732.bin.gz");
 
 impl Network {
     /// The built-in network.

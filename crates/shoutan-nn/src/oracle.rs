@@ -130,9 +130,8 @@ impl Case {
     /// The case as one JSON object (GTP text for points and moves).
     #[must_use]
     pub fn to_json(&self) -> Value {
-        let points = |ps: &[Point]| -> Vec<String> {
-            ps.iter().map(|p| p.to_gtp(self.size)).collect()
-        };
+        let points =
+            |ps: &[Point]| -> Vec<String> { ps.iter().map(|p| p.to_gtp(self.size)).collect() };
         let moves: Vec<String> = self
             .moves
             .iter()
@@ -168,8 +167,12 @@ impl Case {
             .and_then(Value::as_u64)
             .and_then(|n| BoardSize::new(u32::try_from(n).ok()?).ok())
             .ok_or_else(|| format_error("no valid \"size\""))?;
-        let ruleset: Ruleset = text("rules")?.parse().map_err(|e| format_error(format!("{e}")))?;
-        let komi: Score = text("komi")?.parse().map_err(|e| format_error(format!("{e}")))?;
+        let ruleset: Ruleset = text("rules")?
+            .parse()
+            .map_err(|e| format_error(format!("{e}")))?;
+        let komi: Score = text("komi")?
+            .parse()
+            .map_err(|e| format_error(format!("{e}")))?;
         let first = parse_color(text("first")?)?;
         let strings = |key: &str| -> Result<Vec<&str>, CaseError> {
             value
@@ -177,12 +180,21 @@ impl Case {
                 .and_then(Value::as_array)
                 .ok_or_else(|| format_error(format!("no {key:?} list")))?
                 .iter()
-                .map(|v| v.as_str().ok_or_else(|| format_error(format!("{key}: not text"))))
+                .map(|v| {
+                    v.as_str()
+                        .ok_or_else(|| format_error(format!("{key}: not text")))
+                })
                 .collect()
         };
         let point = |s: &str| Point::from_gtp(s, size).map_err(|e| format_error(e.to_string()));
-        let black = strings("black")?.into_iter().map(point).collect::<Result<_, _>>()?;
-        let white = strings("white")?.into_iter().map(point).collect::<Result<_, _>>()?;
+        let black = strings("black")?
+            .into_iter()
+            .map(point)
+            .collect::<Result<_, _>>()?;
+        let white = strings("white")?
+            .into_iter()
+            .map(point)
+            .collect::<Result<_, _>>()?;
         let moves = strings("moves")?
             .into_iter()
             .map(|m| {
@@ -252,8 +264,12 @@ impl Agreement {
     /// printed them.
     pub fn add(&mut self, ours: &RawNnAnswer, theirs: &RawNnAnswer) {
         self.positions += 1;
-        self.max_winrate = self.max_winrate.max((ours.white_win - theirs.white_win).abs());
-        self.max_lead = self.max_lead.max((ours.white_lead - theirs.white_lead).abs());
+        self.max_winrate = self
+            .max_winrate
+            .max((ours.white_win - theirs.white_win).abs());
+        self.max_lead = self
+            .max_lead
+            .max((ours.white_lead - theirs.white_lead).abs());
         let mut legality_differs = false;
         let pass = std::iter::once((&ours.policy_pass, &theirs.policy_pass));
         for (o, t) in ours.policy.iter().zip(&theirs.policy).chain(pass) {

@@ -638,27 +638,6 @@ impl Position {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn positions_go_to_other_threads() {
-        fn shareable<T: Send + Sync>() {}
-        shareable::<Position>();
-        let game = Game::new(BoardSize::NINE, shoutan_rules::Ruleset::CHINESE);
-        let position = Position::from_game(&game);
-        let inputs = std::thread::scope(|s| s.spawn(|| position.inputs()).join());
-        assert_eq!(inputs.ok(), Some(position.inputs()));
-    }
-
-    #[test]
-    fn errors_name_the_point() {
-        let point = Point::new(2, 3);
-        assert_eq!(PositionError::Ko(point).to_string(), "cd retakes the ko");
-    }
-}
-
 impl Position {
     /// A key for caching evaluations: a hash of what the network's inputs
     /// read — the board, the player to move, the simple ko, the last five
@@ -704,5 +683,26 @@ impl Mix {
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
         self.0 = z ^ (z >> 31);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_go_to_other_threads() {
+        fn shareable<T: Send + Sync>() {}
+        shareable::<Position>();
+        let game = Game::new(BoardSize::NINE, shoutan_rules::Ruleset::CHINESE);
+        let position = Position::from_game(&game);
+        let inputs = std::thread::scope(|s| s.spawn(|| position.inputs()).join());
+        assert_eq!(inputs.ok(), Some(position.inputs()));
+    }
+
+    #[test]
+    fn errors_name_the_point() {
+        let point = Point::new(2, 3);
+        assert_eq!(PositionError::Ko(point).to_string(), "cd retakes the ko");
     }
 }

@@ -187,31 +187,46 @@ impl NnRules {
     pub fn parse_katago(text: &str, komi: f32) -> Result<NnRules, KataRulesError> {
         let error = || KataRulesError(text.to_owned());
         let lower = text.trim().to_ascii_lowercase();
-        let named = |ko, scoring, tax, multi_stone_suicide, white_handicap_bonus, friendly_pass_ok| {
-            NnRules {
-                ko,
-                scoring,
-                tax,
-                multi_stone_suicide,
-                button: false,
-                white_handicap_bonus,
-                friendly_pass_ok,
-                komi,
-            }
-        };
+        let named =
+            |ko, scoring, tax, multi_stone_suicide, white_handicap_bonus, friendly_pass_ok| {
+                NnRules {
+                    ko,
+                    scoring,
+                    tax,
+                    multi_stone_suicide,
+                    button: false,
+                    white_handicap_bonus,
+                    friendly_pass_ok,
+                    komi,
+                }
+            };
         use KoRule::*;
         use ScoringRule::*;
         use WhiteHandicapBonus as Whb;
-        let canonical: String = lower.chars().filter(|c| !matches!(c, '-' | '_' | ' ')).collect();
+        let canonical: String = lower
+            .chars()
+            .filter(|c| !matches!(c, '-' | '_' | ' '))
+            .collect();
         let rules = match canonical.as_str() {
-            "japanese" | "korean" => named(Simple, Territory, TaxRule::Seki, false, Whb::Zero, false),
-            "chinese" => named(Simple, Area, TaxRule::None, false, Whb::N, true),
-            "chineseogs" | "chinesekgs" => named(Positional, Area, TaxRule::None, false, Whb::N, true),
-            "ancientarea" | "stonescoring" => named(Simple, Area, TaxRule::All, false, Whb::Zero, true),
-            "ancientterritory" => named(Simple, Territory, TaxRule::All, false, Whb::Zero, false),
-            "aga" | "bga" | "french" => {
-                named(Situational, Area, TaxRule::None, false, Whb::NMinusOne, true)
+            "japanese" | "korean" => {
+                named(Simple, Territory, TaxRule::Seki, false, Whb::Zero, false)
             }
+            "chinese" => named(Simple, Area, TaxRule::None, false, Whb::N, true),
+            "chineseogs" | "chinesekgs" => {
+                named(Positional, Area, TaxRule::None, false, Whb::N, true)
+            }
+            "ancientarea" | "stonescoring" => {
+                named(Simple, Area, TaxRule::All, false, Whb::Zero, true)
+            }
+            "ancientterritory" => named(Simple, Territory, TaxRule::All, false, Whb::Zero, false),
+            "aga" | "bga" | "french" => named(
+                Situational,
+                Area,
+                TaxRule::None,
+                false,
+                Whb::NMinusOne,
+                true,
+            ),
             "nz" | "newzealand" => named(Situational, Area, TaxRule::None, true, Whb::Zero, true),
             "tromptaylor" => named(Positional, Area, TaxRule::None, true, Whb::Zero, false),
             "goe" | "ing" => named(Positional, Area, TaxRule::None, true, Whb::Zero, true),

@@ -88,7 +88,11 @@ impl Symmetry {
         flip_rows: bool,
         flip_cols: bool,
     ) -> (usize, usize) {
-        let (r, c) = if self.transposes() { (col, row) } else { (row, col) };
+        let (r, c) = if self.transposes() {
+            (col, row)
+        } else {
+            (row, col)
+        };
         (
             if flip_rows { size - 1 - r } else { r },
             if flip_cols { size - 1 - c } else { c },

@@ -18,7 +18,8 @@ use shoutan_nn::oracle::{Agreement, Case};
 use shoutan_nn::{Network, Position, RawNnAnswer, Scratch, Symmetry};
 
 fn goldens() -> Vec<(Case, String)> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/katago/raw-nn.jsonl.gz");
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/katago/raw-nn.jsonl.gz");
     let file = std::fs::File::open(&path).unwrap();
     std::io::BufReader::new(flate2::read::GzDecoder::new(file))
         .lines()
@@ -71,12 +72,20 @@ fn the_kept_positions_cover_rules_sizes_and_stages() {
         assert!(rules.contains(wanted), "no {wanted} position");
     }
     let sizes: std::collections::HashSet<u8> = goldens.iter().map(|(c, _)| c.size.get()).collect();
-    assert!(sizes.contains(&9) && sizes.contains(&13) && sizes.contains(&19), "{sizes:?}");
+    assert!(
+        sizes.contains(&9) && sizes.contains(&13) && sizes.contains(&19),
+        "{sizes:?}"
+    );
     let moves: Vec<usize> = goldens.iter().map(|(c, _)| c.moves.len()).collect();
     assert!(moves.iter().any(|&m| m < 40) && moves.iter().any(|&m| m > 200));
-    assert!(goldens.iter().any(|(c, _)| !c.white.is_empty()), "setup positions");
     assert!(
-        goldens.iter().any(|(c, _)| c.first == shoutan_rules::Color::White && !c.black.is_empty()),
+        goldens.iter().any(|(c, _)| !c.white.is_empty()),
+        "setup positions"
+    );
+    assert!(
+        goldens
+            .iter()
+            .any(|(c, _)| c.first == shoutan_rules::Color::White && !c.black.is_empty()),
         "handicap games"
     );
 }

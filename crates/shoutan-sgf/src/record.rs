@@ -188,7 +188,10 @@ mod tests {
         let file = read(tree.to_sgf().as_bytes()).unwrap();
         let tree = &file.collection.games[0];
         let r = replay(tree, ReplayOptions::default()).unwrap();
-        let report = score(&r, tree, DeadStones::Sgf).unwrap();
+        let report = score(&r, tree, DeadStones::Sgf, &|g| {
+            shoutan_rules::PointSet::new(g.size())
+        })
+        .unwrap();
         assert_eq!(report.dead, ["B4"]);
         assert_eq!(report.result.international, result.international());
         assert_eq!(report.agreement, crate::Agreement::Agree);

@@ -40,12 +40,20 @@ fn with_version(dir: &Path, version: u32) -> PathBuf {
         .unwrap();
     // The header: the name on the first line, the version on the second.
     let first_line = text.iter().position(|&b| b == b'\n').unwrap();
-    let second_line = first_line + 1 + text[first_line + 1..].iter().position(|&b| b == b'\n').unwrap();
+    let second_line = first_line
+        + 1
+        + text[first_line + 1..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .unwrap();
     let mut rewritten = text[..=first_line].to_vec();
     rewritten.extend_from_slice(version.to_string().as_bytes());
     rewritten.extend_from_slice(&text[second_line..]);
     let path = dir.join(format!("v{version}.bin.gz"));
-    let mut out = flate2::write::GzEncoder::new(std::fs::File::create(&path).unwrap(), flate2::Compression::fast());
+    let mut out = flate2::write::GzEncoder::new(
+        std::fs::File::create(&path).unwrap(),
+        flate2::Compression::fast(),
+    );
     out.write_all(&rewritten).unwrap();
     out.finish().unwrap();
     path
@@ -60,7 +68,12 @@ fn gtp(model: &Path, input: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
     child.wait_with_output().unwrap()
 }
 
@@ -68,9 +81,18 @@ fn gtp(model: &Path, input: &str) -> Output {
 fn another_network_file_is_used() {
     let out = gtp(&shipped(), "boardsize 9\nkata-raw-nn 0\ngenmove b\nquit\n");
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(stdout.contains("= symmetry 0\nwhiteWin "), "{stdout}");
-    assert!(stdout.lines().any(|l| l.starts_with("= ") && l.len() <= 5 && l != "= "), "{stdout}");
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.starts_with("= ") && l.len() <= 5 && l != "= "),
+        "{stdout}"
+    );
 }
 
 #[test]
@@ -81,11 +103,20 @@ fn an_unsupported_version_is_refused_with_the_versions_read() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(
-        stderr.contains("model version 14 is not supported: Shoutan reads KataGo model versions 8 to 11"),
+        stderr.contains(
+            "model version 14 is not supported: Shoutan reads KataGo model versions 8 to 11"
+        ),
         "{stderr}"
     );
-    assert!(out.stdout.is_empty(), "nothing answered: {}", String::from_utf8_lossy(&out.stdout));
-    for command in [&["serve", "--addr", "127.0.0.1:0"][..], &["review", "--visits", "1"]] {
+    assert!(
+        out.stdout.is_empty(),
+        "nothing answered: {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    for command in [
+        &["serve", "--addr", "127.0.0.1:0"][..],
+        &["review", "--visits", "1"],
+    ] {
         let mut args: Vec<&std::ffi::OsStr> = command.iter().map(|s| s.as_ref()).collect();
         if command[0] == "review" {
             args.push(dir.0.as_os_str());
@@ -99,7 +130,10 @@ fn an_unsupported_version_is_refused_with_the_versions_read() {
             .unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(1), "{command:?}: {stderr}");
-        assert!(stderr.contains("model version 14 is not supported"), "{command:?}: {stderr}");
+        assert!(
+            stderr.contains("model version 14 is not supported"),
+            "{command:?}: {stderr}"
+        );
     }
 }
 
@@ -112,7 +146,10 @@ fn a_truncated_or_foreign_file_is_refused() {
     let out = gtp(&truncated, "name\nquit\n");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
-    assert!(stderr.contains("cannot use") && stderr.contains("truncated.bin.gz"), "{stderr}");
+    assert!(
+        stderr.contains("cannot use") && stderr.contains("truncated.bin.gz"),
+        "{stderr}"
+    );
     let foreign = dir.0.join("notes.txt");
     std::fs::write(&foreign, "these are not the weights you are looking for\n").unwrap();
     let out = gtp(&foreign, "name\nquit\n");

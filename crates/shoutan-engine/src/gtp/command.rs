@@ -563,7 +563,9 @@ fn boolean(text: &str, what: &str) -> Result<bool, ParseError> {
     match text.to_ascii_lowercase().as_str() {
         "true" | "1" => Ok(true),
         "false" | "0" => Ok(false),
-        _ => Err(syntax(format!("{what}: expected true or false, got {text:?}"))),
+        _ => Err(syntax(format!(
+            "{what}: expected true or false, got {text:?}"
+        ))),
     }
 }
 

@@ -14,10 +14,10 @@ use shoutan_rules::{
 };
 use shoutan_sgf::{GameInfo, GameTree, ReplayOptions};
 
+use super::command::Symmetries;
 use super::command::{
     AnalyzeArgs, COMMANDS, Command, Line, ParseError, Status, Vertex, parse_line,
 };
-use super::command::Symmetries;
 use super::lz::{info_line, kata_info_line, move_text};
 use crate::analysis::Analysis;
 use crate::clock::{ClockReading, TimeControl};
@@ -250,7 +250,10 @@ impl Session {
             out(&Response::Failure(e).to_gtp(id));
             return;
         }
-        out(&format!("={}\n", id.map(|n| n.to_string()).unwrap_or_default()));
+        out(&format!(
+            "={}\n",
+            id.map(|n| n.to_string()).unwrap_or_default()
+        ));
         body(self, out);
         out("\n");
     }

@@ -376,9 +376,9 @@ impl Actor {
                     let shared = Arc::clone(&self.shared);
                     let game = self.state.game.clone();
                     self.counting.proposal = Some(Proposal {
-                        estimate: tokio::spawn(async move {
-                            shared.estimates.dead_stones(game).await
-                        }),
+                        estimate: tokio::spawn(
+                            async move { shared.estimates.dead_stones(game).await },
+                        ),
                     });
                 }
             }

@@ -27,7 +27,9 @@ pub fn check(bytes: &[u8]) {
             continue;
         };
         for dead in [DeadStones::Sgf, DeadStones::None] {
-            let _ = score(&replayed, tree, dead, &|g| shoutan_rules::PointSet::new(g.size()));
+            let _ = score(&replayed, tree, dead, &|g| {
+                shoutan_rules::PointSet::new(g.size())
+            });
         }
         let rewritten = record(&replayed.game, &replayed.info);
         let back = read(rewritten.to_sgf().as_bytes()).expect("a record reads");

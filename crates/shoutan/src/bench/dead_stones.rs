@@ -21,6 +21,9 @@ pub struct Args {
     model: Option<PathBuf>,
 }
 
+/// Proposes the dead stones of a finished game.
+type Estimator<'a> = &'a dyn Fn(&Game) -> PointSet;
+
 /// Counts agreements per estimator and prints them.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let network = crate::model::network(args.model.as_deref())?;
@@ -28,8 +31,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let by_playouts = |game: &Game| -> PointSet {
         shoutan_rules::estimate(game.board(), game.to_move(), game.ruleset()).dead
     };
-    let estimators: [(&str, &dyn Fn(&Game) -> PointSet); 2] =
-        [("network", &by_network), ("playouts", &by_playouts)];
+    let estimators: [(&str, Estimator); 2] = [("network", &by_network), ("playouts", &by_playouts)];
     let mut tallies = [[0usize; 3]; 2];
     let mut counted = 0;
     for file in crate::records::files(&args.records)? {
@@ -58,7 +60,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             counted += usize::from(comparable);
         }
     }
-    println!("{counted} records ended by counting, counted with the dead stones each estimator proposes:");
+    println!(
+        "{counted} records ended by counting, counted with the dead stones each estimator proposes:"
+    );
     for ((name, _), [agree, margin, disagree]) in estimators.iter().zip(tallies) {
         println!(
             "{name:>9}: same result {agree}, same winner by another margin {margin}, another winner {disagree}"

@@ -53,7 +53,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     );
     for &threads in &args.threads {
         for &batch in &args.batch {
-            anyhow::ensure!(threads > 0 && batch > 0, "threads and batch must be positive");
+            anyhow::ensure!(
+                threads > 0 && batch > 0,
+                "threads and batch must be positive"
+            );
             // One untimed round warms the caches and the scratch buffers.
             rate(&network, &positions, threads, batch, round / 4);
             let mut rates: Vec<f64> = (0..args.rounds)

@@ -162,8 +162,8 @@ fn ask_gtp(command: &str, cases: &[Case], who: &str) -> anyhow::Result<Vec<(Case
 }
 
 fn write_goldens(path: &Path, answers: &[(Case, String)]) -> anyhow::Result<()> {
-    let file = std::fs::File::create(path)
-        .with_context(|| format!("cannot create {}", path.display()))?;
+    let file =
+        std::fs::File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
     let mut out = flate2::write::GzEncoder::new(file, flate2::Compression::best());
     for (case, answer) in answers {
         let line = serde_json::json!({ "case": case.to_json(), "katago": answer });
@@ -217,7 +217,11 @@ fn cases(args: &Args) -> anyhow::Result<Vec<Case>> {
     let mut cases = Vec::new();
     let records = crate::records::load(std::slice::from_ref(&args.records), BoardSize::NINETEEN)?;
     let games = &records.games;
-    anyhow::ensure!(!games.is_empty(), "no 19×19 record in {}", args.records.display());
+    anyhow::ensure!(
+        !games.is_empty(),
+        "no 19×19 record in {}",
+        args.records.display()
+    );
     let mut i = 0usize;
     while cases.len() < args.from_records && i < 4 * args.from_records {
         let game = &games[(i * 37) % games.len()];
@@ -263,7 +267,14 @@ fn cases(args: &Args) -> anyhow::Result<Vec<Case>> {
             let ruleset = RULESETS[k % RULESETS.len()];
             let komi = Score::from_half_points(KOMI[k % KOMI.len()]);
             let length = 5 + rng.usize(..size.area() * 3 / 4);
-            cases.extend(random_case(size, ruleset, komi, Vec::new(), length, &mut rng));
+            cases.extend(random_case(
+                size,
+                ruleset,
+                komi,
+                Vec::new(),
+                length,
+                &mut rng,
+            ));
         }
     }
     for k in 0..20 {
