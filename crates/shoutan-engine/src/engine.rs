@@ -499,11 +499,19 @@ impl Engine {
         {
             return to_decision(mv);
         }
-        let chosen = self.choose(analysis);
         let opponent_passed = game
             .turns()
             .last()
             .is_some_and(|t| t.mv == Move::Pass && t.color != color);
+        // Once the opponent has passed, a pass ends the game: every level
+        // plays its best there, or a weak level's draw would go on filling
+        // its own eyes in a finished game instead of ending it.
+        let temperature = if opponent_passed {
+            0.0
+        } else {
+            self.config.temperature
+        };
+        let chosen = self.choose(analysis, temperature);
         let nothing_to_fill = assessment.dame.is_empty();
         if chosen != Move::Pass {
             // The opponent passed and the count is ours: end the game.
@@ -540,8 +548,7 @@ impl Engine {
     /// that is the network's policy flattened, with many the search's
     /// choice — and never a move no player would consider (filling one's
     /// own eye, a first-line move in the opening).
-    fn choose(&mut self, analysis: &Analysis) -> Move {
-        let t = self.config.temperature;
+    fn choose(&mut self, analysis: &Analysis, t: f32) -> Move {
         if t <= 0.0 {
             let most = analysis.moves.first().map_or(0, |m| m.visits);
             return analysis

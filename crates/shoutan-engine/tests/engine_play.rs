@@ -329,3 +329,68 @@ fn the_engine_runs_on_a_worker_thread_and_stops_on_request() {
     assert!(matches!(thought.unwrap().decision, Decision::Play(_)));
     assert!(elapsed < Duration::from_secs(2), "{elapsed:?}");
 }
+
+/// The first 194 moves of a real game, level 1 as Black against GNU Go
+/// 3.8 level 10 (`shoutan match`, 19×19): GNU Go has just passed, Black's
+/// groups are mostly dead. Played on from here, level 1 once went on for
+/// 686 more moves, filling its own eyes until not a stone was left.
+const LOST_GAME: &str = "
+;B[pd];W[dp];B[dc];W[ce];B[qp];W[ed];B[cd];W[de];B[fc];W[ge];B[hd];W[op];B[ec];W[qq]
+;B[pp];W[pq];B[pn];W[ql];B[di];W[qi];B[cq];W[qf];B[pf];W[dq];B[cp];W[co];B[oq];W[nq]
+;B[bo];W[cn];B[or];W[nr];B[np];W[oo];B[on];W[no];B[pk];W[pg];B[rq];W[qr];B[bn];W[cm]
+;B[he];W[qk];B[rr];W[nn];B[qs];W[mp];B[fh];W[md];B[hn];W[bm];B[eo];W[pl];B[bh];W[gd]
+;B[hg];W[em];B[og];W[pe];B[of];W[oe];B[cr];W[qd];B[fq];W[jc];B[hc];W[cg];B[ne];W[od]
+;B[me];W[lc];B[dh];W[bg];B[bj];W[bd];B[bc];W[ae];B[fn];W[ok];B[ef];W[po];B[en];W[jn]
+;B[ac];W[iq];B[gl];W[jl];B[ke];W[jj];B[hp];W[qo];B[rp];W[gj];B[nd];W[nc];B[ik];W[nf]
+;B[il];W[ng];B[jk];W[kk];B[hi];W[jm];B[lg];W[lj];B[hq];W[ir];B[fd];W[le];B[ki];W[lf]
+;B[ib];W[ji];B[kh];W[jh];B[jg];W[kj];B[kf];W[hr];B[gr];W[mh];B[ih];W[ro];B[qe];W[pc]
+;B[jb];W[kb];B[io];W[jo];B[kd];W[kc];B[gs];W[os];B[pr];W[sp];B[hj];W[ip];B[mg];W[mf]
+;B[hs];W[is];B[kg];W[id];B[in];W[sq];B[jd];W[ic];B[gb];W[sr];B[ie];W[qq];B[ij];W[ja]
+;B[li];W[mi];B[hb];W[ia];B[kl];W[ll];B[ps];W[ns];B[ss];W[rs];B[km];W[ol];B[ko];W[kp]
+;B[jq];W[kq];B[mj];W[mk];B[kn];W[im];B[ha];W[hm];B[so];W[sn];B[gm];W[ka];B[jr];W[jp]
+;B[ii];W[nj];B[qg];W[re];B[bp];W[hl];B[hk];W[ld];B[gn];W[lh];B[db];W[]";
+
+#[test]
+fn a_weak_level_ends_a_lost_game_when_the_opponent_passes() {
+    let size = BoardSize::new(19).unwrap();
+    let level = shoutan_engine::Level::BEGINNER;
+    for seed in 0..8 {
+        let mut game = Game::builder(size)
+            .ruleset(Ruleset::CHINESE)
+            .build()
+            .unwrap();
+        for mv in LOST_GAME
+            .split(';')
+            .map(str::trim)
+            .filter(|m| !m.is_empty())
+        {
+            let color = if mv.starts_with('B') {
+                Color::Black
+            } else {
+                Color::White
+            };
+            match &mv[2..mv.len() - 1] {
+                "" => game.pass(color).unwrap(),
+                at => game
+                    .play(color, Point::from_sgf(at, size).unwrap())
+                    .unwrap(),
+            };
+        }
+        let mut engine = Engine::new(EngineConfig {
+            threads: 1,
+            temperature: level.temperature(),
+            seed,
+            ..EngineConfig::default()
+        });
+        let mut moves = 0;
+        while let Decision::Play(p) = decide(&mut engine, &game, Color::Black, 1) {
+            game.play(Color::Black, p).unwrap();
+            game.pass(Color::White).unwrap();
+            moves += 1;
+            assert!(
+                moves <= 40,
+                "seed {seed}: still playing after {moves} moves"
+            );
+        }
+    }
+}
