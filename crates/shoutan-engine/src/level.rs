@@ -57,16 +57,16 @@ const fn on(size: u8, rank: Rank) -> MeasuredRank {
 
 /// What each level measured, level 1 first, smallest board first.
 const MEASURED: [&[MeasuredRank]; 10] = [
-    &[on(9, Rank::Kyu(17)), on(19, Rank::Kyu(19))],
-    &[on(9, Rank::Kyu(16)), on(19, Rank::Kyu(19))],
-    &[on(9, Rank::Kyu(14)), on(19, Rank::Kyu(18))],
-    &[on(9, Rank::Kyu(11)), on(19, Rank::Kyu(16))],
-    &[on(9, Rank::Kyu(9)), on(19, Rank::Kyu(13))],
-    &[on(9, Rank::Kyu(7)), on(19, Rank::Kyu(10))],
-    &[on(9, Rank::Kyu(5)), on(19, Rank::Kyu(8))],
-    &[on(9, Rank::Kyu(4)), on(19, Rank::Kyu(6))],
-    &[on(9, Rank::Kyu(4)), on(19, Rank::Kyu(6))],
-    &[on(9, Rank::Kyu(4)), on(19, Rank::Kyu(6))],
+    &[on(9, Rank::Kyu(9)), on(19, Rank::Kyu(9))],
+    &[on(9, Rank::Kyu(8)), on(19, Rank::Kyu(8))],
+    &[on(9, Rank::Kyu(7)), on(19, Rank::Kyu(6))],
+    &[on(9, Rank::Kyu(6)), on(19, Rank::Kyu(4))],
+    &[on(9, Rank::Kyu(5)), on(19, Rank::Kyu(2))],
+    &[on(9, Rank::Kyu(3)), on(19, Rank::Dan(1))],
+    &[on(9, Rank::Kyu(1)), on(19, Rank::Dan(2))],
+    &[on(9, Rank::Dan(1)), on(19, Rank::Dan(2))],
+    &[on(9, Rank::Dan(1)), on(19, Rank::Dan(2))],
+    &[on(9, Rank::Dan(1)), on(19, Rank::Dan(2))],
 ];
 
 const TABLE: [(u64, f32); 9] = [
