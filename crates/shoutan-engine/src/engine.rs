@@ -220,7 +220,7 @@ impl RootKey {
     }
 }
 
-/// Reports progress every `every` during a search.
+/// Reports progress every `every` during a search, and its result at the end.
 pub struct Reporter<'a> {
     /// Interval between reports.
     pub every: Duration,
@@ -416,19 +416,24 @@ impl Engine {
                     || (done >= MIN_VISITS
                         && (budget.time.is_some_and(|t| elapsed >= t)
                             || (may_stop_early && decided(&shared, budget, elapsed))));
+                if finished {
+                    shared.stop.store(true, Relaxed);
+                    break;
+                }
                 if let (Some(r), Some(at)) = (reporter.as_mut(), next_report)
                     && Instant::now() >= at
                 {
                     (r.report)(&search::analysis(&shared, elapsed));
                     next_report = Some(Instant::now() + r.every);
                 }
-                if finished {
-                    shared.stop.store(true, Relaxed);
-                    break;
-                }
             }
         });
         let analysis = search::analysis(&shared, start.elapsed());
+        // The last report is the search's result, however short the search
+        // was beside the interval.
+        if let Some(r) = reporter.as_mut() {
+            (r.report)(&analysis);
+        }
         self.root = Some(RootKey::of(game, color));
         analysis
     }
