@@ -39,6 +39,7 @@ mod review;
 mod seek;
 mod session;
 mod sqlite;
+pub mod sqlite_backup;
 mod tournament;
 mod user;
 

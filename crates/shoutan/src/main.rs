@@ -1,7 +1,9 @@
 //! `shoutan`: the command-line front of the platform. Each subcommand lives
 //! in its own module; this file only wires them.
 
+mod backup;
 mod bench;
+mod database;
 mod engine_match;
 mod gtp;
 mod model;
@@ -47,6 +49,10 @@ enum Command {
     /// Measure speed.
     #[command(subcommand)]
     Bench(bench::Command),
+    /// Copy the embedded database, while the server runs.
+    Backup(backup::BackupArgs),
+    /// Put a backup in place as the embedded database (server stopped).
+    Restore(backup::RestoreArgs),
 }
 
 fn main() -> std::process::ExitCode {
@@ -61,6 +67,8 @@ fn main() -> std::process::ExitCode {
         Command::Match(args) => engine_match::run(args),
         Command::Tournament(cmd) => tournament::run(cmd),
         Command::Bench(cmd) => bench::run(cmd),
+        Command::Backup(args) => backup::backup(args),
+        Command::Restore(args) => backup::restore(args),
     };
     match outcome {
         Ok(code) => code,

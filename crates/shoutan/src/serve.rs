@@ -2,7 +2,6 @@
 //! SQLite (created on first start in `--data`) or PostgreSQL.
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -20,13 +19,8 @@ pub struct Args {
     /// Address to listen on (port 0: any free port, printed at start).
     #[arg(long, default_value = "127.0.0.1:8080")]
     addr: SocketAddr,
-    /// Directory of the embedded SQLite database (created if missing).
-    #[arg(long, default_value = "./shoutan-data")]
-    data: PathBuf,
-    /// A database URL instead: `postgres://user@host:5432/db` (or
-    /// `sqlite://PATH`). Overrides `--data`.
-    #[arg(long)]
-    database: Option<String>,
+    #[command(flatten)]
+    location: crate::database::Location,
     /// Mark the session cookie `Secure` (when users reach the server over
     /// https, directly or through a proxy).
     #[arg(long)]
@@ -128,14 +122,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 async fn serve(args: Args) -> anyhow::Result<()> {
     // The network before anything else: a bad file stops the start here.
     let network = crate::model::network(args.model.as_deref())?;
-    let database = match &args.database {
-        Some(url) => url.parse().context("--database")?,
-        None => Database::sqlite_in(&args.data),
-    };
+    let database = args.location.database()?;
     // One process per SQLite database: a second one is refused before it
     // touches anything. The lock goes with the process, however it ends.
     let _only_one = match &database {
-        Database::Sqlite(path) => Some(lock_sqlite(path)?),
+        Database::Sqlite(path) => Some(crate::database::lock_sqlite(path)?),
         Database::Postgres { .. } => None,
     };
     // Bound first, so that the port is known (it names the instance) and
@@ -184,31 +175,6 @@ async fn serve(args: Args) -> anyhow::Result<()> {
     );
     shoutan_server::serve(listener, app, shutdown()).await?;
     Ok(())
-}
-
-/// Takes the lock that makes this process the only server of the SQLite
-/// database at `path` (a file beside it, created with its directory).
-fn lock_sqlite(path: &std::path::Path) -> anyhow::Result<std::fs::File> {
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    }
-    let lock_path = path.with_extension("db.lock");
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&lock_path)
-        .with_context(|| format!("opening {}", lock_path.display()))?;
-    match file.try_lock() {
-        Ok(()) => Ok(file),
-        Err(std::fs::TryLockError::WouldBlock) => Err(anyhow::anyhow!(
-            "{} is in use by another shoutan server: one process per SQLite database (to run several instances, use PostgreSQL: --database postgres://…)",
-            path.display()
-        )),
-        Err(std::fs::TryLockError::Error(e)) => {
-            Err(e).with_context(|| format!("locking {}", lock_path.display()))
-        }
-    }
 }
 
 /// Ctrl-C or SIGTERM.
