@@ -31,6 +31,8 @@ type Job = Box<dyn FnOnce() + Send>;
 /// A pool of blocking jobs with a size and a queue.
 #[derive(Debug)]
 pub struct BlockingPool {
+    /// Its name, in its threads' names and its metrics.
+    name: String,
     jobs: mpsc::Sender<Job>,
     size: usize,
     queue: usize,
@@ -40,11 +42,12 @@ pub struct BlockingPool {
 
 /// Gives its place back when a job ends, however it ends (run, panicked,
 /// or dropped unrun when the pool stops).
-struct Admission(Arc<AtomicUsize>);
+struct Admission(Arc<AtomicUsize>, metrics::Gauge);
 
 impl Drop for Admission {
     fn drop(&mut self) {
         self.0.fetch_sub(1, Ordering::AcqRel);
+        self.1.decrement(1.0);
     }
 }
 
@@ -67,6 +70,7 @@ impl BlockingPool {
                 .unwrap_or_else(|e| panic!("cannot start a {name} thread: {e}"));
         }
         BlockingPool {
+            name: name.to_owned(),
             jobs,
             size,
             queue,
@@ -95,12 +99,16 @@ impl BlockingPool {
                 (n < limit).then_some(n + 1)
             });
         if let Err(n) = admitted {
+            metrics::counter!("shoutan_pool_refused_total", "pool" => self.name.clone())
+                .increment(1);
             return Err(Busy {
                 running: self.size.min(n),
                 waiting: n.saturating_sub(self.size),
             });
         }
-        let admission = Admission(Arc::clone(&self.admitted));
+        let jobs = metrics::gauge!("shoutan_pool_jobs", "pool" => self.name.clone());
+        jobs.increment(1.0);
+        let admission = Admission(Arc::clone(&self.admitted), jobs);
         let busy = Busy {
             running: self.size,
             waiting: self.queue,

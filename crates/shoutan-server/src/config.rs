@@ -8,7 +8,7 @@ use shoutan_nn::Network;
 use crate::accounts::login_throttle::Backoff;
 use crate::accounts::password::{HashBudget, PasswordCost};
 use crate::accounts::rate_limit::Limit;
-use crate::net::client::TrustedProxies;
+use crate::net::client::AddressRanges;
 
 /// How the server runs.
 #[derive(Clone, Debug)]
@@ -26,7 +26,9 @@ pub struct ServerConfig {
     pub origins: Vec<String>,
     /// Proxies whose `X-Forwarded-For` entries are believed (see
     /// [`crate::net::client`]).
-    pub trusted_proxies: TrustedProxies,
+    pub trusted_proxies: AddressRanges,
+    /// The client addresses that may read `/metrics` (others get 404).
+    pub metrics_from: AddressRanges,
     /// Connections one client address may hold at once (HTTP and
     /// WebSocket together); trusted proxies are not capped.
     pub max_connections_per_address: usize,
@@ -82,7 +84,11 @@ impl Default for ServerConfig {
             instance: "shoutan".to_owned(),
             secure_cookies: false,
             origins: Vec::new(),
-            trusted_proxies: TrustedProxies::default(),
+            trusted_proxies: AddressRanges::default(),
+            metrics_from: ["127.0.0.0/8", "::1"]
+                .into_iter()
+                .filter_map(|range| range.parse().ok())
+                .collect(),
             max_connections_per_address: 256,
             header_timeout: Duration::from_secs(10),
             password_cost: PasswordCost::default(),

@@ -133,6 +133,7 @@ impl From<HashError> for ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
+        metrics::counter!("shoutan_refusals_total", "code" => self.code.as_str()).increment(1);
         let mut response = (
             self.status,
             Json(Body {

@@ -48,6 +48,7 @@ pub mod health;
 pub mod judgement;
 pub mod live;
 pub mod lobby;
+pub mod metrics;
 pub mod net;
 pub mod priority;
 pub mod rank_rule;
@@ -141,6 +142,8 @@ pub enum StartError {
 /// (excusing the downtime on the clocks), and starts the background work
 /// (results and ratings, heartbeats).
 pub async fn start(store: Arc<dyn Store>, config: ServerConfig) -> Result<AppState, StartError> {
+    // The recorder before anything records.
+    metrics::recorder();
     let hasher = Hasher::new(config.password_cost, config.hash_budget);
     let decoy_hash = hasher.hash(format!("decoy-{}", fastrand::u64(..))).await?;
     let (games, endings) = Shared::new(Arc::clone(&store), config.clone());

@@ -489,6 +489,7 @@ pub async fn lobby_ws(
         .max_message_size(crate::live::ws::HARD_LIMIT)
         .max_frame_size(crate::live::ws::HARD_LIMIT)
         .on_upgrade(move |socket| async move {
+            let _open = crate::metrics::OpenSocket::open("lobby");
             let mut connection = LobbyConnection {
                 app,
                 user,

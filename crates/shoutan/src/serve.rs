@@ -9,7 +9,7 @@ use anyhow::Context;
 use shoutan_server::ServerConfig;
 use shoutan_server::accounts::password::PasswordCost;
 use shoutan_server::accounts::rate_limit::Limit;
-use shoutan_server::net::client::ProxyNet;
+use shoutan_server::net::client::AddressRange;
 use shoutan_server::net::file_limit::raise_file_limit;
 use shoutan_store::Database;
 
@@ -36,7 +36,11 @@ pub struct Args {
     /// a network (`127.0.0.1`, `10.0.0.0/8`; repeatable). The client is
     /// the rightmost forwarded address that is not a trusted proxy.
     #[arg(long = "trusted-proxy")]
-    trusted_proxies: Vec<ProxyNet>,
+    trusted_proxies: Vec<AddressRange>,
+    /// A client address or network that may read `/metrics` (repeatable;
+    /// default: loopback only, `127.0.0.0/8` and `::1`).
+    #[arg(long = "metrics-from")]
+    metrics_from: Vec<AddressRange>,
     /// Connections one client address may hold at once, HTTP and
     /// WebSocket together (trusted proxies are not capped).
     #[arg(
@@ -157,6 +161,9 @@ async fn serve(args: Args) -> anyhow::Result<()> {
         header_timeout: Duration::from_secs(args.header_timeout),
         ..ServerConfig::default()
     };
+    if !args.metrics_from.is_empty() {
+        config.metrics_from = args.metrics_from.into_iter().collect();
+    }
     if args.benchmark_accounts {
         let unlimited = Limit::new(u32::MAX, Duration::from_millis(1));
         config.password_cost = PasswordCost::TESTING;

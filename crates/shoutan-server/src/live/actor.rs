@@ -322,7 +322,10 @@ impl Actor {
             })
             .unwrap_or_default(),
         };
-        if let Err(e) = self.shared.store.append_events(vec![stored]).await {
+        let appending = std::time::Instant::now();
+        let appended = self.shared.store.append_events(vec![stored]).await;
+        metrics::histogram!("shoutan_append_seconds").record(appending.elapsed());
+        if let Err(e) = appended {
             if let StoreError::NotOwner(_) = e {
                 tracing::warn!(
                     game = self.id,
@@ -496,7 +499,13 @@ impl Actor {
                 lag,
                 reply,
             } => {
+                let is_move = matches!(message, ClientMessage::Move { .. } | ClientMessage::Pass);
+                let received = std::time::Instant::now();
                 let outcome = self.command(&who, id, version, message, lag).await;
+                if is_move && outcome.is_ok() {
+                    metrics::counter!("shoutan_moves_total").increment(1);
+                    metrics::histogram!("shoutan_move_seconds").record(received.elapsed());
+                }
                 let _ = reply.send(outcome);
             }
             Msg::Missed { since, reply } => {

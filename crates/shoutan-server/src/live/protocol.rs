@@ -139,6 +139,7 @@ impl ErrorFrame {
     /// An error frame.
     #[must_use]
     pub fn new(id: Option<u64>, code: ErrorCode, message: impl Into<String>) -> ErrorFrame {
+        metrics::counter!("shoutan_refusals_total", "code" => code.as_str()).increment(1);
         ErrorFrame {
             r#type: Cow::Borrowed("error"),
             id,

@@ -196,6 +196,11 @@ impl Shared {
         )
     }
 
+    /// How many games are in memory (played, watched or lingering).
+    pub fn loaded(&self) -> usize {
+        self.games.lock().map_or(0, |games| games.len())
+    }
+
     pub(crate) fn ended(&self, ending: Ending) {
         // The receiver lives as long as the server.
         let _ = self.endings.send(ending);

@@ -69,6 +69,7 @@ pub async fn game_ws(
         .max_message_size(HARD_LIMIT)
         .max_frame_size(HARD_LIMIT)
         .on_upgrade(move |socket| async move {
+            let _open = crate::metrics::OpenSocket::open("game");
             let is_player = who.color.is_some();
             let connection = run(socket, handle, who, max_message, query.since);
             if is_player {

@@ -10,8 +10,8 @@
 //! a trusted proxy.
 //!
 //! ```
-//! use shoutan_server::net::client::{TrustedProxies, client_address};
-//! let proxies: TrustedProxies = ["127.0.0.1/32".parse().unwrap()].into_iter().collect();
+//! use shoutan_server::net::client::{AddressRanges, client_address};
+//! let proxies: AddressRanges = ["127.0.0.1/32".parse().unwrap()].into_iter().collect();
 //! let peer = "127.0.0.1".parse().unwrap();
 //! // The client forged "1.2.3.4"; nginx appended the address it saw.
 //! let client = client_address(&proxies, peer, ["1.2.3.4, 203.0.113.7"]);
@@ -28,36 +28,37 @@ use ipnet::IpNet;
 use crate::AppState;
 use crate::error::ApiError;
 
-/// A network whose addresses are trusted proxies: `10.0.0.0/8`,
-/// `::1/128`, or a single address (`127.0.0.1`).
+/// A range of addresses: a network (`10.0.0.0/8`, `::1/128`) or a single
+/// address (`127.0.0.1`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ProxyNet(IpNet);
+pub struct AddressRange(IpNet);
 
-impl FromStr for ProxyNet {
+impl FromStr for AddressRange {
     type Err = String;
-    fn from_str(s: &str) -> Result<ProxyNet, String> {
+    fn from_str(s: &str) -> Result<AddressRange, String> {
         let s = s.trim();
         if let Ok(ip) = s.parse::<IpAddr>() {
-            return Ok(ProxyNet(IpNet::from(ip)));
+            return Ok(AddressRange(IpNet::from(ip)));
         }
         s.parse::<IpNet>()
-            .map(|net| ProxyNet(net.trunc()))
+            .map(|net| AddressRange(net.trunc()))
             .map_err(|_| format!("{s:?} is not an address or a network like 10.0.0.0/8"))
     }
 }
 
-/// The trusted proxies.
+/// A set of address ranges: the trusted proxies, the addresses that may
+/// read `/metrics`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct TrustedProxies(Vec<ProxyNet>);
+pub struct AddressRanges(Vec<AddressRange>);
 
-impl FromIterator<ProxyNet> for TrustedProxies {
-    fn from_iter<I: IntoIterator<Item = ProxyNet>>(nets: I) -> TrustedProxies {
-        TrustedProxies(nets.into_iter().collect())
+impl FromIterator<AddressRange> for AddressRanges {
+    fn from_iter<I: IntoIterator<Item = AddressRange>>(nets: I) -> AddressRanges {
+        AddressRanges(nets.into_iter().collect())
     }
 }
 
-impl TrustedProxies {
-    /// Whether `ip` is one of them.
+impl AddressRanges {
+    /// Whether `ip` is in one of the ranges.
     #[must_use]
     pub fn contains(&self, ip: IpAddr) -> bool {
         let ip = canonical(ip);
@@ -79,7 +80,7 @@ pub fn canonical(ip: IpAddr) -> IpAddr {
 /// order) that is not a trusted proxy. An entry that is no address ends
 /// the search at the proxy that wrote it.
 pub fn client_address<'a>(
-    proxies: &TrustedProxies,
+    proxies: &AddressRanges,
     peer: IpAddr,
     forwarded_for: impl IntoIterator<Item = &'a str>,
 ) -> IpAddr {
@@ -148,7 +149,7 @@ mod tests {
         s.parse().unwrap()
     }
 
-    fn proxies(nets: &[&str]) -> TrustedProxies {
+    fn proxies(nets: &[&str]) -> AddressRanges {
         nets.iter().map(|n| n.parse().unwrap()).collect()
     }
 
@@ -206,10 +207,10 @@ mod tests {
         );
         // Nothing trusted: never read.
         assert_eq!(
-            client_address(&TrustedProxies::default(), ip("127.0.0.1"), ["1.2.3.4"]),
+            client_address(&AddressRanges::default(), ip("127.0.0.1"), ["1.2.3.4"]),
             ip("127.0.0.1")
         );
-        assert!("10.0.0.0/33".parse::<ProxyNet>().is_err());
-        assert!("nginx".parse::<ProxyNet>().is_err());
+        assert!("10.0.0.0/33".parse::<AddressRange>().is_err());
+        assert!("nginx".parse::<AddressRange>().is_err());
     }
 }

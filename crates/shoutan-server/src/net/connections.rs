@@ -17,7 +17,7 @@ use std::task::{Context, Poll};
 
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 
-use super::client::{TrustedProxies, canonical};
+use super::client::{AddressRanges, canonical};
 
 /// One client address as limits count it: an IPv4 address, or an IPv6
 /// /64 (which one subscriber usually has whole, so rotating within it
@@ -51,7 +51,7 @@ impl AddressKey {
 /// The open connections per address, under a cap.
 pub struct ConnectionLimits {
     per_address: usize,
-    trusted: TrustedProxies,
+    trusted: AddressRanges,
     open: Mutex<HashMap<AddressKey, usize>>,
 }
 
@@ -59,7 +59,7 @@ impl ConnectionLimits {
     /// At most `per_address` connections from one address (trusted proxies
     /// excepted).
     #[must_use]
-    pub fn new(per_address: usize, trusted: TrustedProxies) -> Arc<ConnectionLimits> {
+    pub fn new(per_address: usize, trusted: AddressRanges) -> Arc<ConnectionLimits> {
         Arc::new(ConnectionLimits {
             per_address,
             trusted,

@@ -1,5 +1,5 @@
 //! Games: the live list, one game, its record (SGF) and its event log;
-//! and the small fixed answers (health, rulesets).
+//! and the small fixed answers (health, metrics, rulesets).
 
 use axum::Json;
 use axum::extract::State;
@@ -17,6 +17,7 @@ use crate::live::event::{ChatChannel, GameEvent, Record};
 use crate::live::registry::load;
 use crate::live::state::LiveState;
 use crate::lobby::LiveGameView;
+use crate::net::client::ClientAddress;
 use crate::time;
 
 /// `GET /api/health`.
@@ -31,6 +32,24 @@ pub async fn health(State(app): State<AppState>) -> Result<Json<serde_json::Valu
             format!("the store does not take writes: {what}"),
         )),
     }
+}
+
+/// `GET /metrics`: Prometheus' text format, to the allowed addresses only
+/// (to anyone else there is no such page).
+pub async fn metrics(
+    State(app): State<AppState>,
+    ClientAddress(address): ClientAddress,
+) -> Result<impl IntoResponse, ApiError> {
+    if !app.config.metrics_from.contains(address) {
+        return Err(ApiError::not_found("no such page"));
+    }
+    Ok((
+        [(
+            header::CONTENT_TYPE,
+            "text/plain; version=0.0.4; charset=utf-8",
+        )],
+        crate::metrics::render(app.games.loaded()),
+    ))
 }
 
 /// A ruleset preset.

@@ -43,6 +43,7 @@ fn table() -> Vec<(Route, MethodRouter<AppState>)> {
     };
     vec![
         r(Method::GET, "/api/health", get(games::health)),
+        r(Method::GET, "/metrics", get(games::metrics)),
         r(Method::GET, "/api/rulesets", get(games::rulesets)),
         r(Method::POST, "/api/accounts", post(accounts::register)),
         r(Method::GET, "/api/session", get(accounts::me)),

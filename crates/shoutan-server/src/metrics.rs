@@ -1,0 +1,72 @@
+//! `GET /metrics`: the server's figures in Prometheus' text format, for an
+//! operator's Prometheus to scrape, answered only to the addresses the
+//! operator allows (`ServerConfig::metrics_from`, loopback by default).
+//!
+//! Counters and histograms are recorded where things happen — a move, an
+//! append to a game's log, a refusal, a job admitted to or refused by a
+//! pool — through the `metrics` crate's process-wide recorder; what is open
+//! now (games in memory, WebSockets) is read when scraped.
+//!
+//! | metric | kind | what |
+//! |---|---|---|
+//! | `shoutan_moves_total` | counter | moves and passes played |
+//! | `shoutan_move_seconds` | histogram | a move command, received to acknowledged |
+//! | `shoutan_append_seconds` | histogram | an event's append to its game's log |
+//! | `shoutan_refusals_total{code}` | counter | answers with an error code (HTTP and WebSocket) |
+//! | `shoutan_pool_jobs{pool}` | gauge | jobs running or waiting in a blocking pool |
+//! | `shoutan_pool_refused_total{pool}` | counter | jobs refused by a full pool |
+//! | `shoutan_games_loaded` | gauge | games in memory |
+//! | `shoutan_websockets{kind}` | gauge | open WebSockets of games and of the lobby |
+
+use std::sync::OnceLock;
+
+use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
+
+/// Upper bounds of the latency histograms' buckets, in seconds: the 50 ms
+/// a move aims at sits between two of them.
+const BUCKETS: [f64; 12] = [
+    0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 10.0,
+];
+
+/// The process's recorder, installed by the first server started (`None`
+/// if something else installed a recorder first).
+pub fn recorder() -> Option<&'static PrometheusHandle> {
+    static HANDLE: OnceLock<Option<PrometheusHandle>> = OnceLock::new();
+    HANDLE
+        .get_or_init(|| {
+            PrometheusBuilder::new()
+                .set_buckets_for_metric(Matcher::Suffix("_seconds".into()), &BUCKETS)
+                .and_then(PrometheusBuilder::install_recorder)
+                .map_err(|e| tracing::warn!("no metrics: {e}"))
+                .ok()
+        })
+        .as_ref()
+}
+
+/// The text of a scrape: the recorded figures, with the gauges of what is
+/// open now set first.
+pub fn render(games_loaded: usize) -> String {
+    let Some(handle) = recorder() else {
+        return String::new();
+    };
+    metrics::gauge!("shoutan_games_loaded").set(games_loaded as f64);
+    handle.run_upkeep();
+    handle.render()
+}
+
+/// An open WebSocket, counted from its upgrade until it is dropped.
+pub struct OpenSocket(&'static str);
+
+impl OpenSocket {
+    /// Counts a socket of `kind` (`game`, `lobby`).
+    pub fn open(kind: &'static str) -> OpenSocket {
+        metrics::gauge!("shoutan_websockets", "kind" => kind).increment(1.0);
+        OpenSocket(kind)
+    }
+}
+
+impl Drop for OpenSocket {
+    fn drop(&mut self) {
+        metrics::gauge!("shoutan_websockets", "kind" => self.0).decrement(1.0);
+    }
+}
