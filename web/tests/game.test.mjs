@@ -259,9 +259,22 @@ describe('a 9×9 byo-yomi game from challenge to result', needsChromium(), () =>
     await alice.click('[data-action=pass-yes]');
     for (const p of [alice, bob, watcher]) await p.locator('[data-role=count]').waitFor();
 
+    // The server's proposal comes a moment after counting opens (a
+    // `counting` event in the log); a mark read before it reaches a page
+    // could change under the test, so every page shows it first.
+    const events = `/api/games/${new URL(gameUrl).pathname.split('/').pop()}/events`;
+    let proposal;
+    for (let i = 0; i < 200 && !proposal; i++) {
+      const log = await alice.evaluate(async (url) => (await fetch(url)).json(), events);
+      proposal = log.find((e) => e.event.type === 'counting');
+      if (!proposal) await alice.waitForTimeout(100);
+    }
+    assert.ok(proposal, 'the server proposes the dead stones');
     // Whatever the server proposed, each click turns B7's mark over for everybody.
-    const isDead = async (p) => (await p.locator('.goban .stones [data-stone=B7].dead').count()) === 1;
-    const before = await isDead(alice);
+    const before = proposal.event.dead.includes('B7');
+    for (const p of [alice, bob, watcher]) {
+      await p.locator(`.goban .stones [data-stone=B7]${before ? '.dead' : ':not(.dead)'}`).waitFor();
+    }
     await clickPoint(bob, 'B7');
     for (const p of [alice, bob, watcher]) {
       await p.locator(`.goban .stones [data-stone=B7]${before ? ':not(.dead)' : '.dead'}`).waitFor();
