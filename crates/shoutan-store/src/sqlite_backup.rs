@@ -119,7 +119,7 @@ pub fn backup(from: &Path, to: &Path) -> Result<Summary, BackupError> {
 /// replaced only if `replace`.
 pub fn restore(from: &Path, to: &Path, replace: bool) -> Result<Summary, BackupError> {
     let source = open_shoutan(from)?;
-    check(from)?;
+    inspect(&source, from)?;
     if to.exists() && !replace {
         return Err(BackupError::Exists(to.to_path_buf()));
     }
@@ -152,11 +152,7 @@ fn open_shoutan(path: &Path) -> Result<Connection, BackupError> {
     if !has_migrations {
         return Err(BackupError::NotShoutan(path.to_path_buf()));
     }
-    let found: i64 = conn.query_row(
-        "SELECT COALESCE(MAX(version), 0) FROM schema_migrations",
-        [],
-        |row| row.get(0),
-    )?;
+    let found = schema_version(&conn)?;
     let known = migrate::SQLITE.last().map_or(0, |m| m.version);
     if found > known {
         return Err(BackupError::Newer {
@@ -189,9 +185,23 @@ fn copy(source: &Connection, from: &Path, to: &Path) -> Result<(), BackupError> 
     Ok(())
 }
 
-/// Runs SQLite's integrity check on `path` and counts what it holds.
+/// The last migration applied to the database of `conn`.
+fn schema_version(conn: &Connection) -> Result<i64, BackupError> {
+    Ok(conn.query_row(
+        "SELECT COALESCE(MAX(version), 0) FROM schema_migrations",
+        [],
+        |row| row.get(0),
+    )?)
+}
+
+/// Runs SQLite's integrity check on the database at `path` and counts what
+/// it holds.
 fn check(path: &Path) -> Result<Summary, BackupError> {
-    let conn = open_shoutan(path)?;
+    inspect(&open_shoutan(path)?, path)
+}
+
+/// [`check`] on a database already open.
+fn inspect(conn: &Connection, path: &Path) -> Result<Summary, BackupError> {
     let report: String = conn.query_row("PRAGMA integrity_check(1)", [], |row| row.get(0))?;
     if report != "ok" {
         return Err(BackupError::Damaged {
@@ -209,11 +219,7 @@ fn check(path: &Path) -> Result<Summary, BackupError> {
         users: count("users")?,
         games: count("games")?,
         events: count("game_events")?,
-        schema: conn.query_row(
-            "SELECT COALESCE(MAX(version), 0) FROM schema_migrations",
-            [],
-            |row| row.get(0),
-        )?,
+        schema: schema_version(conn)?,
         bytes: std::fs::metadata(path)?.len(),
     })
 }
