@@ -12,7 +12,7 @@ mod common;
 use std::path::Path;
 use std::process::{Command, Output};
 
-use common::{Player, Server, new_game};
+use common::{Player, Server, a_game_played};
 use serde_json::{Value, json};
 
 /// Black along the third line, white along the seventh: 18 moves on 9×9
@@ -48,13 +48,7 @@ async fn a_backup_taken_during_play_restores_every_acknowledged_move() {
     let data = data.to_str().unwrap();
     let out = dir.path().join("backup.db");
     let server = Server::start(&["--data", data]);
-    let black = Player::register(&server.base, "hei").await;
-    let white = Player::register(&server.base, "bai").await;
-    let id = new_game(&black, &white).await;
-    let mut sockets = [black.ws(id).await, white.ws(id).await];
-    for (i, point) in MOVES[..8].iter().enumerate() {
-        sockets[i % 2].play(point).await;
-    }
+    let (black, white, id, mut sockets) = a_game_played(&server.base, &MOVES[..8]).await;
 
     // The backup runs as its own process while the players go on.
     let acknowledged_before = 8;
@@ -205,13 +199,7 @@ async fn a_pg_dump_restored_serves_the_same_games() {
     // The restored database is served by the instance it was dumped from
     // (its games are that instance's), as after a restart.
     let server = Server::start(&["--database", &source_url, "--instance-id", "main"]);
-    let black = Player::register(&server.base, "hei").await;
-    let white = Player::register(&server.base, "bai").await;
-    let id = new_game(&black, &white).await;
-    let mut sockets = [black.ws(id).await, white.ws(id).await];
-    for (i, point) in MOVES[..6].iter().enumerate() {
-        sockets[i % 2].play(point).await;
-    }
+    let (black, _, id, mut sockets) = a_game_played(&server.base, &MOVES[..6]).await;
     sockets[0]
         .ok(json!({"type": "chat", "text": "备份之前"}))
         .await;

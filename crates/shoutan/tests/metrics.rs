@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{Player, Server, new_game};
+use common::{Server, a_game_played};
 use serde_json::json;
 
 async fn scrape(base: &str) -> (u16, String) {
@@ -27,14 +27,7 @@ fn sample(text: &str, name: &str) -> Option<f64> {
 async fn a_scrape_counts_moves_refusals_sockets_and_pools() {
     let data = tempfile::tempdir().unwrap();
     let server = Server::start(&["--data", data.path().to_str().unwrap()]);
-    let black = Player::register(&server.base, "hei").await;
-    let white = Player::register(&server.base, "bai").await;
-    let id = new_game(&black, &white).await;
-    let mut b = black.ws(id).await;
-    let mut w = white.ws(id).await;
-    b.play("E5").await;
-    w.play("C3").await;
-    b.play("pass").await;
+    let (_, _, _, [b, mut w]) = a_game_played(&server.base, &["E5", "C3", "pass"]).await;
     let refused = w
         .command(json!({"type": "move", "point": "E5"}))
         .await

@@ -286,3 +286,16 @@ pub async fn new_game(black: &Player, white: &Player) -> i64 {
         .await;
     game["id"].as_i64().unwrap()
 }
+
+/// `hei` (black) and `bai` (white), registered at `base`, in a new game
+/// (see [`new_game`]) with their sockets open, after `moves` played in turn.
+pub async fn a_game_played(base: &str, moves: &[&str]) -> (Player, Player, i64, [Ws; 2]) {
+    let black = Player::register(base, "hei").await;
+    let white = Player::register(base, "bai").await;
+    let id = new_game(&black, &white).await;
+    let mut sockets = [black.ws(id).await, white.ws(id).await];
+    for (i, point) in moves.iter().enumerate() {
+        sockets[i % 2].play(point).await;
+    }
+    (black, white, id, sockets)
+}
