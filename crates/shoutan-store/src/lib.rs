@@ -28,12 +28,14 @@
 //! ```
 //! The library contains no query that needs a live database at compile time.
 
+pub mod account;
 mod challenge;
 pub mod cluster;
 mod error;
 mod event;
 mod game;
 pub mod migrate;
+pub mod moderation;
 mod postgres;
 mod review;
 mod seek;
@@ -49,10 +51,15 @@ use std::str::FromStr;
 use std::sync::Arc;
 
 pub use challenge::{Challenge, ChallengeId, Joined, Joiner, NewChallenge, PlayerRef, Starting};
+pub use account::{AccountStore, SessionRow};
 pub use error::StoreError;
 pub use event::StoredEvent;
 pub use game::{
     ArchiveQuery, GameEnd, GameId, GameRow, GameStatus, NewGame, Outcome, RatingUpdate,
+};
+pub use moderation::{
+    ActionKind, ActionRow, ModerationStore, NewAction, NewReport, Relation, ReportRow, Role, Roles,
+    Standing,
 };
 pub use postgres::PostgresStore;
 pub use review::{NewReview, ReviewRow, ReviewStore};
@@ -68,7 +75,9 @@ pub use user::{NewUser, RankStanding, Rating, User, UserId, name_key, name_skele
 /// Everything the server keeps. Each method either does all it says or
 /// returns an error and writes nothing.
 #[async_trait::async_trait]
-pub trait Store: TournamentStore + ReviewStore + Send + Sync {
+pub trait Store:
+    TournamentStore + ReviewStore + ModerationStore + AccountStore + Send + Sync
+{
     /// Creates an account; [`StoreError::NameTaken`] if the name (ignoring
     /// case) exists.
     async fn create_user(&self, user: NewUser) -> Result<User, StoreError>;

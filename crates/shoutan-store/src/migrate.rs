@@ -49,6 +49,11 @@ pub const SQLITE: &[Migration] = &[
         name: "play modes",
         sql: include_str!("../migrations/sqlite/0009_play_modes.sql"),
     },
+    Migration {
+        version: 10,
+        name: "moderation",
+        sql: include_str!("../migrations/sqlite/0010_moderation.sql"),
+    },
 ];
 
 /// PostgreSQL's migrations: the same schema in its dialect, and the tables
@@ -100,6 +105,11 @@ pub const POSTGRES: &[Migration] = &[
         version: 10,
         name: "append function",
         sql: include_str!("../migrations/postgres/0010_append_function.sql"),
+    },
+    Migration {
+        version: 11,
+        name: "moderation",
+        sql: include_str!("../migrations/postgres/0011_moderation.sql"),
     },
 ];
 

@@ -13,6 +13,7 @@ use tokio_postgres::{NoTls, Row};
 
 use crate::game::{GAME_COLUMNS, SqlValue, archive_filter, color_word, parse_color};
 use crate::migrate::{MIGRATIONS_TABLE, POSTGRES, now_millis};
+use crate::moderation::Roles;
 use crate::seek::SEEK_COLUMNS;
 use crate::{
     ArchiveQuery, Challenge, ChallengeId, GameEnd, GameId, GameRow, GameStatus, Joined, Joiner,
@@ -23,6 +24,8 @@ use crate::{
 
 #[path = "postgres_cluster.rs"]
 mod cluster;
+#[path = "postgres_moderation.rs"]
+mod moderation;
 #[path = "postgres_review.rs"]
 mod review;
 #[path = "postgres_tournament.rs"]
@@ -297,7 +300,7 @@ async fn taken_version(client: &deadpool_postgres::Object, events: &[&StoredEven
 }
 
 const USER_COLUMNS: &str = "id, name, password_hash, declared_rank, rating, deviation, volatility, \
-     rated_games, created_at, shown_rank, rank_streak FROM users";
+     rated_games, created_at, shown_rank, rank_streak, roles FROM users";
 
 fn rank(text: &str) -> Result<Rank, StoreError> {
     text.parse()
@@ -326,6 +329,7 @@ fn user_row(r: &Row) -> Result<User, StoreError> {
             .transpose()?,
         rated_games: r.try_get::<_, i32>(7)?.unsigned_abs(),
         created_at: r.try_get(8)?,
+        roles: Roles::from_bits(r.try_get(11)?),
     })
 }
 
@@ -534,6 +538,7 @@ impl Store for PostgresStore {
                 standing: None,
                 rated_games: 0,
                 created_at: user.created_at,
+                roles: Roles::default(),
             }),
         }
     }
@@ -574,7 +579,7 @@ impl Store for PostgresStore {
 
     async fn search_users(&self, prefix: &str, limit: u32) -> Result<Vec<User>, StoreError> {
         let sql = format!(
-            "SELECT {USER_COLUMNS} WHERE left(name_key, char_length($1)) = $1 \
+            "SELECT {USER_COLUMNS} WHERE left(name_key, char_length($1)) = $1 AND deleted_at IS NULL \
              ORDER BY name_key LIMIT $2"
         );
         let limit = i64::from(limit.min(100));
@@ -591,9 +596,9 @@ impl Store for PostgresStore {
         self.client()
             .await?
             .execute(
-                "INSERT INTO sessions (token_hash, user_id, created_at, expires_at) \
-                 VALUES ($1, $2, $3, $4)",
-                &[&&s.token_hash[..], &s.user, &s.created_at, &s.expires_at],
+                "INSERT INTO sessions (token_hash, user_id, created_at, expires_at, client) \
+                 VALUES ($1, $2, $3, $4, $5)",
+                &[&&s.token_hash[..], &s.user, &s.created_at, &s.expires_at, &s.client],
             )
             .await?;
         Ok(())

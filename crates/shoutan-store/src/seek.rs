@@ -90,11 +90,12 @@ pub(crate) const SEEK_COLUMNS: &str = "s.id, s.user_id, u.name, s.size, s.time_c
 /// The condition (after `WHERE`) that a stored seek `s` is compatible with
 /// a new one, with `ph(n)` writing the n-th placeholder in the database's
 /// dialect: 1 user, 2 size, 3 clock, 4 rated, 5 rank, 6 min, 7 max, 8 fresh.
+/// Players of whom either blocked the other are never compatible.
 pub(crate) fn compatible(ph: fn(usize) -> String) -> String {
     format!(
         "s.user_id <> {u} AND s.size = {size} AND s.time_control = {tc} AND s.rated = {rated} \
          AND s.rank_level BETWEEN {min} AND {max} AND {rank} BETWEEN s.min_level AND s.max_level \
-         AND s.seen_at >= {fresh}",
+         AND s.seen_at >= {fresh} AND {unblocked}",
         u = ph(1),
         size = ph(2),
         tc = ph(3),
@@ -103,5 +104,6 @@ pub(crate) fn compatible(ph: fn(usize) -> String) -> String {
         min = ph(6),
         max = ph(7),
         fresh = ph(8),
+        unblocked = crate::moderation::unblocked("s.user_id", &ph(1)),
     )
 }

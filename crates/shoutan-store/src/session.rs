@@ -13,4 +13,7 @@ pub struct Session {
     pub created_at: i64,
     /// When it stops being valid.
     pub expires_at: i64,
+    /// The client it was opened from (the browser's `User-Agent`, cut
+    /// short), for the player's list of his sessions.
+    pub client: String,
 }

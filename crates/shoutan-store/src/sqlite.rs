@@ -10,6 +10,7 @@ use tokio::sync::{mpsc, oneshot};
 
 use crate::game::{GAME_COLUMNS, SqlValue, archive_filter, color_word, parse_color};
 use crate::migrate::{MIGRATIONS_TABLE, SQLITE, now_millis};
+use crate::moderation::Roles;
 use crate::seek::SEEK_COLUMNS;
 use crate::{
     ArchiveQuery, Challenge, ChallengeId, GameEnd, GameId, GameRow, GameStatus, Joined, Joiner,
@@ -18,6 +19,8 @@ use crate::{
     name_skeleton,
 };
 
+#[path = "sqlite_moderation.rs"]
+mod moderation;
 #[path = "sqlite_review.rs"]
 mod review;
 #[path = "sqlite_tournament.rs"]
@@ -257,7 +260,7 @@ fn rank(text: String) -> Result<Rank, StoreError> {
 }
 
 const USER_COLUMNS: &str = "id, name, password_hash, declared_rank, rating, deviation, volatility, \
-     rated_games, created_at, shown_rank, rank_streak FROM users";
+     rated_games, created_at, shown_rank, rank_streak, roles FROM users";
 
 type UserFields = (
     i64,
@@ -271,6 +274,7 @@ type UserFields = (
     i64,
     Option<String>,
     i32,
+    i64,
 );
 
 fn user_fields(r: &Row<'_>) -> rusqlite::Result<UserFields> {
@@ -286,6 +290,7 @@ fn user_fields(r: &Row<'_>) -> rusqlite::Result<UserFields> {
         r.get(8)?,
         r.get(9)?,
         r.get(10)?,
+        r.get(11)?,
     ))
 }
 
@@ -311,6 +316,7 @@ fn user_from(f: UserFields) -> Result<User, StoreError> {
             .transpose()?,
         rated_games: f.7,
         created_at: f.8,
+        roles: Roles::from_bits(f.11),
     })
 }
 
@@ -541,6 +547,7 @@ impl Store for SqliteStore {
                     standing: None,
                     rated_games: 0,
                     created_at: user.created_at,
+                    roles: Roles::default(),
                 }),
             }
         })
@@ -571,7 +578,7 @@ impl Store for SqliteStore {
         let key = name_key(prefix);
         self.read(move |conn| {
             let sql = format!(
-                "SELECT {USER_COLUMNS} WHERE substr(name_key, 1, length(?1)) = ?1 \
+                "SELECT {USER_COLUMNS} WHERE substr(name_key, 1, length(?1)) = ?1 AND deleted_at IS NULL \
                  ORDER BY name_key LIMIT ?2"
             );
             let mut stmt = conn.prepare_cached(&sql)?;
@@ -584,14 +591,15 @@ impl Store for SqliteStore {
     async fn create_session(&self, session: Session) -> Result<(), StoreError> {
         self.write(move |conn| {
             conn.prepare_cached(
-                "INSERT INTO sessions (token_hash, user_id, created_at, expires_at) \
-                 VALUES (?1, ?2, ?3, ?4)",
+                "INSERT INTO sessions (token_hash, user_id, created_at, expires_at, client) \
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
             )?
             .execute(params![
                 session.token_hash,
                 session.user,
                 session.created_at,
-                session.expires_at
+                session.expires_at,
+                session.client
             ])?;
             Ok(())
         })

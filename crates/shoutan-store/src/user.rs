@@ -3,6 +3,8 @@
 use serde::{Deserialize, Serialize};
 use shoutan_rules::Rank;
 
+use crate::moderation::Roles;
+
 /// A user's id.
 pub type UserId = i64;
 
@@ -65,6 +67,8 @@ pub struct User {
     pub rated_games: u32,
     /// When the account was made (ms since the Unix epoch).
     pub created_at: i64,
+    /// The roles held besides playing.
+    pub roles: Roles,
 }
 
 /// The key names are unique under: the name in lower case, so that "Ke Jie"
