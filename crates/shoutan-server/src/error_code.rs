@@ -240,6 +240,33 @@ error_codes! {
     TooManyMoves => "too_many_moves",
     /// Set-up stones that are not a position of the board.
     BadSetup => "bad_setup",
+    // Moderation
+    /// Only a moderator or an administrator may do this.
+    NotModerator => "not_moderator",
+    /// A moderator acting on an administrator or another moderator, or on another's action.
+    Protected => "protected",
+    /// The account is suspended until the time given.
+    Suspended => "suspended",
+    /// The account is banned.
+    Banned => "banned",
+    /// A moderator muted the player's chat for a time.
+    Muted => "muted",
+    /// One of the two players blocked the other.
+    Blocked => "blocked",
+    /// A report without a reason the server knows, or of oneself, or of a chat line that is not the player's.
+    BadReport => "bad_report",
+    /// A moderator's action without a reason, a duration, or the game it needs.
+    BadAction => "bad_action",
+    /// The action does not hold (lifted, run out, or a warning).
+    NotLifted => "not_lifted",
+    /// A reset code that is unknown, used or expired.
+    BadCode => "bad_code",
+    /// Blocking or muting oneself, or a kind other than `block` or `mute`.
+    BadRelation => "bad_relation",
+    /// The account has games in play (finish them before deleting it).
+    GamesInPlay => "games_in_play",
+    /// The game changed no ratings, or was annulled already.
+    NotAnnullable => "not_annullable",
 }
 
 impl fmt::Display for ErrorCode {

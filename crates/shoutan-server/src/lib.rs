@@ -49,6 +49,7 @@ pub mod judgement;
 pub mod live;
 pub mod lobby;
 pub mod metrics;
+pub mod moderation;
 pub mod net;
 pub mod priority;
 pub mod rank_rule;
@@ -110,6 +111,10 @@ pub struct App {
     pub decoy_hash: String,
     /// Password hashing, within its budget.
     pub hasher: Hasher,
+    /// Data exports per player (each reads every game he played).
+    pub export_per_user: RateLimiter,
+    /// Ends the games of players suspended or banned.
+    pub enforcer: Arc<moderation::Enforcer>,
     /// The last check that the store takes writes.
     pub storage: health::StorageProbe,
     /// Held while a challenge's or a computer game's start is decided and
@@ -183,6 +188,12 @@ pub async fn start(store: Arc<dyn Store>, config: ServerConfig) -> Result<AppSta
         Some(membership) => tokio::spawn(membership.watch(Arc::clone(&games))),
         None => tokio::spawn(Arc::clone(&games).heartbeats()),
     };
+    let enforcer = moderation::Enforcer::new();
+    tokio::spawn(Arc::clone(&enforcer).run(
+        Arc::clone(&store),
+        Arc::clone(&games),
+        Arc::clone(&lobby),
+    ));
     Ok(AppState(Arc::new(App {
         login_per_address: RateLimiter::new(config.login_per_address),
         login_throttle: LoginThrottle::new(config.login_backoff),
@@ -198,6 +209,11 @@ pub async fn start(store: Arc<dyn Store>, config: ServerConfig) -> Result<AppSta
         events,
         decoy_hash,
         hasher,
+        export_per_user: RateLimiter::new(accounts::rate_limit::Limit::new(
+            3,
+            std::time::Duration::from_secs(600),
+        )),
+        enforcer,
         storage: health::StorageProbe::default(),
         game_starts: tokio::sync::Mutex::new(()),
     })))

@@ -45,6 +45,23 @@ pub fn deadline(at: Instant) -> tokio::time::Instant {
     tokio::time::Instant::now() + std::time::Duration::from_millis(from_now.as_millis())
 }
 
+/// An instant (ms since the Unix epoch) as people read it: `2026-12-05
+/// 09:30 UTC` (the minute is enough for the end of a mute or a suspension).
+#[must_use]
+pub fn utc_text(ms: i64) -> String {
+    match time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(ms) * 1_000_000) {
+        Ok(t) => format!(
+            "{}-{:02}-{:02} {:02}:{:02} UTC",
+            t.year(),
+            u8::from(t.month()),
+            t.day(),
+            t.hour(),
+            t.minute()
+        ),
+        Err(_) => format!("{ms} ms after 1970"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -61,4 +78,11 @@ mod tests {
         assert_eq!(instant(millis(a)), a);
         assert_eq!(instant(-5), Instant::ORIGIN);
     }
+
+    #[test]
+    fn instants_read_as_utc_minutes() {
+        assert_eq!(utc_text(1_796_463_000_000), "2026-12-05 09:30 UTC");
+        assert_eq!(utc_text(0), "1970-01-01 00:00 UTC");
+    }
 }
+

@@ -5,4 +5,5 @@ pub mod csrf;
 pub mod login_throttle;
 pub mod password;
 pub mod rate_limit;
+pub mod reset_code;
 pub mod session;

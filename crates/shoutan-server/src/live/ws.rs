@@ -4,6 +4,7 @@
 //! answer them by themselves) for lag compensation, and answers bad input
 //! with error frames while staying open.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade, close_code};
@@ -11,6 +12,7 @@ use axum::extract::{Path, Query, State};
 use axum::response::Response;
 use futures_util::SinkExt;
 use serde::Deserialize;
+use shoutan_store::Store;
 use shoutan_clock::Millis;
 use tokio::sync::broadcast;
 use tokio::sync::broadcast::error::{RecvError, TryRecvError};
@@ -71,7 +73,8 @@ pub async fn game_ws(
         .on_upgrade(move |socket| async move {
             let _open = crate::metrics::OpenSocket::open("game");
             let is_player = who.color.is_some();
-            let connection = run(socket, handle, who, max_message, query.since);
+            let store = Arc::clone(&app.store);
+            let connection = run(socket, handle, who, store, max_message, query.since);
             if is_player {
                 connection.await;
             } else {
@@ -84,6 +87,7 @@ async fn run(
     mut socket: WebSocket,
     handle: GameHandle,
     who: Participant,
+    store: Arc<dyn Store>,
     max_message: usize,
     since: Option<u64>,
 ) {
@@ -97,6 +101,7 @@ async fn run(
         handle,
         is_player: who.color.is_some(),
         who,
+        store,
         events: joined.events,
         max_message,
         lag: Millis::ZERO,
@@ -122,6 +127,8 @@ struct Connection {
     handle: GameHandle,
     who: Participant,
     is_player: bool,
+    /// For the moderators' mutes.
+    store: Arc<dyn Store>,
     events: broadcast::Receiver<Outgoing>,
     max_message: usize,
     /// One-way network delay: half the last ping's round trip.
@@ -230,6 +237,7 @@ impl Connection {
                 Ok(frame) => self.send(frame).await,
                 Err(_) => Err(Closed),
             },
+            ClientMessage::Chat { .. } if self.chat_refused(envelope.id).await? => Ok(()),
             message => {
                 let outcome = self
                     .handle
@@ -272,6 +280,23 @@ impl Connection {
                     Err(frame) => frame.to_json(),
                 };
                 self.send_text(reply).await
+            }
+        }
+    }
+
+    /// Whether a moderator's mute (or a suspension) keeps this chat line
+    /// out; if so, the client is told why.
+    async fn chat_refused(&mut self, id: Option<u64>) -> Result<bool, Closed> {
+        let Some((user, _)) = self.who.user else {
+            return Ok(false);
+        };
+        match crate::moderation::chat_refusal(&*self.store, user, crate::time::now_millis()).await
+        {
+            Ok(()) => Ok(false),
+            Err(e) => {
+                self.send_text(ErrorFrame::new(id, e.code, e.message).to_json())
+                    .await?;
+                Ok(true)
             }
         }
     }

@@ -77,6 +77,18 @@ fn limited(
         .map_err(|wait| ApiError::rate_limited(wait.as_secs() + 1))
 }
 
+/// A password of 8 to 256 characters.
+pub(crate) fn check_password(password: &str) -> Result<(), ApiError> {
+    if (8..=256).contains(&password.chars().count()) {
+        Ok(())
+    } else {
+        Err(ApiError::bad_request(
+            ErrorCode::BadPassword,
+            "a password has 8 to 256 characters",
+        ))
+    }
+}
+
 /// A declared rank: 30k–1k, amateur 1d–7d (the 2002 rules), pro 1p–9p.
 fn check_rank(text: &str) -> Result<Rank, ApiError> {
     let rank: Rank = text.parse().map_err(|e: shoutan_rules::RankError| {
@@ -91,9 +103,25 @@ fn check_rank(text: &str) -> Result<Rank, ApiError> {
     Ok(rank)
 }
 
+/// The longest client description kept with a session.
+const MAX_CLIENT: usize = 200;
+
+/// The browser a request came from, as its owner will recognise it in the
+/// list of his sessions.
+fn client_of(headers: &HeaderMap) -> String {
+    headers
+        .get(header::USER_AGENT)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .chars()
+        .take(MAX_CLIENT)
+        .collect()
+}
+
 async fn open_session(
     app: &AppState,
     user: &User,
+    headers: &HeaderMap,
     status: StatusCode,
 ) -> Result<Response, ApiError> {
     let (token, token_hash) = session::new_token().map_err(ApiError::internal)?;
@@ -105,6 +133,7 @@ async fn open_session(
             user: user.id,
             created_at: now,
             expires_at: now.saturating_add(i64::try_from(lifetime.as_millis()).unwrap_or(i64::MAX)),
+            client: client_of(headers),
         })
         .await?;
     let cookie = session::set_cookie(Some(&token), lifetime.as_secs(), app.config.secure_cookies);
@@ -120,10 +149,20 @@ async fn open_session(
 pub async fn register(
     State(app): State<AppState>,
     ClientAddress(address): ClientAddress,
+    headers: HeaderMap,
     Body(body): Body<Register>,
 ) -> Result<Response, ApiError> {
     limited(&app.register_per_address, AddressKey::of(address))?;
     let name = crate::text::clean_name(&body.name)?;
+    if name_key(&name).starts_with(shoutan_store::account::DELETED_PREFIX) {
+        return Err(ApiError::bad_request(
+            ErrorCode::ReservedName,
+            format!(
+                "names beginning with {:?} are deleted accounts'",
+                shoutan_store::account::DELETED_PREFIX
+            ),
+        ));
+    }
     if crate::computer::is_reserved(&name) {
         return Err(ApiError::bad_request(
             ErrorCode::ReservedName,
@@ -133,13 +172,7 @@ pub async fn register(
             ),
         ));
     }
-    let length = body.password.chars().count();
-    if !(8..=256).contains(&length) {
-        return Err(ApiError::bad_request(
-            ErrorCode::BadPassword,
-            "a password has 8 to 256 characters",
-        ));
-    }
+    check_password(&body.password)?;
     let rank = check_rank(&body.rank)?;
     if app.store.user_by_name(&name).await?.is_some() {
         return Err(ApiError::conflict(
@@ -158,13 +191,14 @@ pub async fn register(
             created_at: time::now_millis(),
         })
         .await?;
-    open_session(&app, &user, StatusCode::CREATED).await
+    open_session(&app, &user, &headers, StatusCode::CREATED).await
 }
 
 /// Logs in.
 pub async fn login(
     State(app): State<AppState>,
     ClientAddress(address): ClientAddress,
+    headers: HeaderMap,
     Body(body): Body<Login>,
 ) -> Result<Response, ApiError> {
     let address = AddressKey::of(address);
@@ -188,7 +222,9 @@ pub async fn login(
     match user {
         Some(user) if matches => {
             app.login_throttle.succeeded(&account, address);
-            open_session(&app, &user, StatusCode::OK).await
+            // Told only to who knows the password.
+            crate::moderation::exclusion(&*app.store, user.id, time::now_millis()).await?;
+            open_session(&app, &user, &headers, StatusCode::OK).await
         }
         _ => Err(bad_credentials()),
     }

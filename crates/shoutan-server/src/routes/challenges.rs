@@ -100,6 +100,7 @@ pub async fn create(
                     "to play the computer, POST /api/computer/games with a level",
                 ));
             }
+            refuse_blocked(&app, &user, opponent.id).await?;
             Some(opponent.id)
         }
     };
@@ -135,6 +136,17 @@ pub async fn create(
     Ok((StatusCode::CREATED, Json(view)).into_response())
 }
 
+/// 403 if `user` or `other` blocked the other: no challenges, no games.
+async fn refuse_blocked(app: &AppState, user: &User, other: i64) -> Result<(), ApiError> {
+    if app.store.blocked(user.id, other).await? {
+        return Err(ApiError::forbidden(
+            ErrorCode::Blocked,
+            "one of you has blocked the other: no challenges between you",
+        ));
+    }
+    Ok(())
+}
+
 /// Accepts a challenge: the game starts, its clock runs.
 pub async fn accept(
     State(app): State<AppState>,
@@ -158,6 +170,7 @@ pub async fn accept(
             "this challenge is for another player",
         ));
     }
+    refuse_blocked(&app, &user, challenge.challenger.id).await?;
     let view = ChallengeView::of(&challenge)?;
     let stored: StoredChallenge =
         serde_json::from_str(&challenge.settings).map_err(ApiError::internal)?;

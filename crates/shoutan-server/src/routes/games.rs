@@ -139,19 +139,7 @@ pub async fn game(
 /// `GET /api/games/{id}/sgf`: the record, with the players, their ranks,
 /// the rules, komi, time and result.
 pub async fn sgf(State(app): State<AppState>, Id(id): Id) -> Result<Response, ApiError> {
-    let (state, created_at) = state_of(&app, id).await?;
-    let s = &state.settings;
-    let mut info = GameInfo::new(s.size);
-    info.black.name = Some(s.black.name.clone());
-    info.black.rank = Some(s.black.rank.to_string());
-    info.white.name = Some(s.white.name.clone());
-    info.white.rank = Some(s.white.rank.to_string());
-    info.time = Some(s.time_control);
-    info.place = Some("Shoutan".into());
-    info.date = ::time::OffsetDateTime::from_unix_timestamp(created_at / 1000)
-        .ok()
-        .map(|t| t.date().to_string());
-    let text = record(&state.game, &info).to_sgf();
+    let text = sgf_text(&app, id).await?;
     Ok((
         [
             (
@@ -166,6 +154,23 @@ pub async fn sgf(State(app): State<AppState>, Id(id): Id) -> Result<Response, Ap
         text,
     )
         .into_response())
+}
+
+/// Game `id`'s record as SGF.
+pub(crate) async fn sgf_text(app: &AppState, id: i64) -> Result<String, ApiError> {
+    let (state, created_at) = state_of(app, id).await?;
+    let s = &state.settings;
+    let mut info = GameInfo::new(s.size);
+    info.black.name = Some(s.black.name.clone());
+    info.black.rank = Some(s.black.rank.to_string());
+    info.white.name = Some(s.white.name.clone());
+    info.white.rank = Some(s.white.rank.to_string());
+    info.time = Some(s.time_control);
+    info.place = Some("Shoutan".into());
+    info.date = ::time::OffsetDateTime::from_unix_timestamp(created_at / 1000)
+        .ok()
+        .map(|t| t.date().to_string());
+    Ok(record(&state.game, &info).to_sgf())
 }
 
 /// `GET /api/games/{id}/events`.

@@ -7,6 +7,8 @@ mod computer;
 pub(crate) mod extract;
 mod games;
 mod judgement;
+mod me;
+mod moderation;
 mod players;
 mod reviews;
 mod static_files;
@@ -17,7 +19,7 @@ use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::http::{Method, Uri};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{MethodRouter, delete, get, post};
+use axum::routing::{MethodRouter, delete, get, post, put};
 
 use crate::AppState;
 use crate::accounts::csrf;
@@ -49,6 +51,54 @@ fn table() -> Vec<(Route, MethodRouter<AppState>)> {
         r(Method::GET, "/api/session", get(accounts::me)),
         r(Method::POST, "/api/session", post(accounts::login)),
         r(Method::DELETE, "/api/session", delete(accounts::logout)),
+        r(Method::GET, "/api/me/sessions", get(me::sessions)),
+        r(
+            Method::DELETE,
+            "/api/me/sessions",
+            delete(me::end_other_sessions),
+        ),
+        r(Method::POST, "/api/me/password", post(me::change_password)),
+        r(Method::GET, "/api/me/relations", get(me::relations)),
+        r(
+            Method::PUT,
+            "/api/me/relations/{name}",
+            put(me::set_relation),
+        ),
+        r(
+            Method::DELETE,
+            "/api/me/relations/{name}",
+            delete(me::clear_relation),
+        ),
+        r(Method::GET, "/api/me/notices", get(me::notices)),
+        r(Method::GET, "/api/me/export", get(me::export)),
+        r(Method::DELETE, "/api/me", delete(me::delete_account)),
+        r(Method::POST, "/api/password-reset", post(me::reset_password)),
+        r(Method::POST, "/api/reports", post(moderation::report)),
+        r(
+            Method::GET,
+            "/api/moderation/reports",
+            get(moderation::queue),
+        ),
+        r(
+            Method::POST,
+            "/api/moderation/reports/{id}/dismiss",
+            post(moderation::dismiss),
+        ),
+        r(
+            Method::GET,
+            "/api/moderation/actions",
+            get(moderation::log),
+        ),
+        r(
+            Method::POST,
+            "/api/moderation/actions",
+            post(moderation::act),
+        ),
+        r(
+            Method::POST,
+            "/api/moderation/actions/{id}/lift",
+            post(moderation::lift),
+        ),
         r(Method::GET, "/api/players", get(players::search)),
         r(Method::GET, "/api/players/{name}", get(players::profile)),
         r(
