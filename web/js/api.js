@@ -12,9 +12,20 @@ export class ApiError extends Error {
   }
 }
 
+/** Who hears that the server no longer knows the session. */
+const sessionLost = new Set();
+
+/**
+ * Calls `fn` when the server answers 401 `login_required`: the session
+ * ended elsewhere (a password change, "log out everywhere else").
+ */
+export function onSessionLost(fn) {
+  sessionLost.add(fn);
+}
+
 /**
  * Calls the API.
- * @param {'GET' | 'POST' | 'DELETE'} method
+ * @param {'GET' | 'POST' | 'PUT' | 'DELETE'} method
  * @param {string} path
  * @param {any} [body]
  */
@@ -35,6 +46,7 @@ export async function api(method, path, body) {
   if (res.status === 204) return null;
   const data = await res.json().catch(() => null);
   if (!res.ok) {
+    if (res.status === 401 && data?.error === 'login_required') for (const fn of sessionLost) fn();
     throw new ApiError(res.status, data?.error ?? `http_${res.status}`, data?.message ?? res.statusText);
   }
   return data;
@@ -42,7 +54,8 @@ export async function api(method, path, body) {
 
 export const get = (path) => api('GET', path);
 export const post = (path, body) => api('POST', path, body ?? {});
-export const del = (path) => api('DELETE', path);
+export const put = (path, body) => api('PUT', path, body ?? {});
+export const del = (path, body) => api('DELETE', path, body);
 
 /** The WebSocket URL of an API path on this server. */
 export function wsUrl(path) {

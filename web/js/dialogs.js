@@ -2,6 +2,7 @@
 
 import { h } from './dom.js';
 import { apiErrorText, rankName, t } from './i18n.js';
+import { navigate } from './router.js';
 import { login, register } from './session.js';
 import { settings, update } from './settings.js';
 import { canSpeak, speakCall } from './voice.js';
@@ -58,7 +59,16 @@ export function authDialog(mode = 'login') {
       close();
       authDialog(mode === 'login' ? 'register' : 'login');
     },
-  }, t(mode === 'login' ? 'auth.switch.register' : 'auth.switch.login')));
+  }, t(mode === 'login' ? 'auth.switch.register' : 'auth.switch.login')),
+  mode === 'login' ? h('a.link.forgot', {
+    href: '/password-reset',
+    dataset: { action: 'forgot-password' },
+    onclick(e) {
+      e.preventDefault();
+      close();
+      navigate('/password-reset');
+    },
+  }, t('auth.forgot')) : null);
   const { close } = openDialog(t(mode === 'login' ? 'auth.title.login' : 'auth.title.register'), form);
   name.focus();
 }

@@ -2,7 +2,8 @@
 // with their clocks and captures, the requests and answers, counting, the
 // move list (navigable while the game goes on), chat and the game's
 // details. Joined over the game's WebSocket, which reconnects by itself
-// and catches up from the last version seen.
+// and catches up from the last version seen. The chat of players the
+// viewer blocks or mutes is hidden; another's line can be reported.
 
 import { ApiError, get, post } from './api.js';
 import { BoardView } from './board.js';
@@ -15,6 +16,9 @@ import { Applied, GameModel, seatColour } from './game-model.js';
 import { fromGtp, opponent, toGtp } from './goban.js';
 import { colorName, t } from './i18n.js';
 import { pointsText, timeAnswer, timeControlText, ziText } from './format.js';
+import { refreshNotices } from './notice-banner.js';
+import { hides, onRelations, relationsLoaded } from './relations.js';
+import { reportDialog } from './report-dialog.js';
 import { loadSession, onSession, session } from './session.js';
 import { onChange, settings } from './settings.js';
 import { LiveSocket } from './socket.js';
@@ -103,6 +107,10 @@ class GamePage {
     this.stopSession = onSession(() => {
       if (!this.keepSocket) this.socket?.reconnectNow(false);
     });
+    // Blocked or muted (or no longer) from another page: the chat follows.
+    this.stopRelations = onRelations(() => {
+      if (this.chatLog) this.renderChat();
+    });
     this.stopSettings = onChange((_, changes) => {
       if ('lang' in changes) this.build();
       else if (this.board && ('board' in changes || 'stones' in changes || 'coordinates' in changes)) this.board.build();
@@ -112,7 +120,7 @@ class GamePage {
 
   async start() {
     try {
-      const game = await get(`/api/games/${this.id}`);
+      const [game] = await Promise.all([get(`/api/games/${this.id}`), relationsLoaded()]);
       if (this.disposed) return;
       const me = session.user;
       this.model = new GameModel(game, seatColour(game, me?.id), me?.id ?? null);
@@ -154,6 +162,7 @@ class GamePage {
     dockToasts(null);
     this.stopSettings();
     this.stopSession();
+    this.stopRelations();
     document.title = 'Shoutan 手谈';
   }
 
@@ -341,7 +350,7 @@ class GamePage {
         toast(t('game.dispute.done', { color: who }));
         break;
       case 'chat':
-        if (e.user !== session.user?.id && !this.chatVisible()) {
+        if (e.user !== session.user?.id && !hides(e.name) && !this.chatVisible()) {
           this.unread += 1;
           toast(`${e.name}: ${e.text.length > 80 ? `${e.text.slice(0, 79)}…` : e.text}`, 'info', 5000);
         }
@@ -401,13 +410,14 @@ class GamePage {
     this.moveList = h('ol.move-list', { dataset: { role: 'moves' } });
     this.controls = h('div.controls', { dataset: { role: 'controls' } });
     this.chatLog = h('div.chat-log', { dataset: { role: 'chat' } });
+    this.chatError = h('p.chat-error', { role: 'alert', hidden: true, dataset: { role: 'chat-error' } });
     this.chatForm = this.buildChatForm();
     this.info = h('div.game-info', { dataset: { role: 'info' } });
     this.spectatorText = h('span');
     this.spectators = h('span.spectator-count', null, icon('eye'), this.spectatorText);
     this.navButtons = this.buildNavButtons();
     const beside = this.wide.matches;
-    const chatPane = h('div.chat-pane', null, this.chatLog, this.chatForm);
+    const chatPane = h('div.chat-pane', null, this.chatLog, this.chatError, this.chatForm);
     this.chatTab = null;
     this.unreadBadge = h('span.count', { dataset: { role: 'unread' } });
     const tabs = this.buildTabs([
@@ -496,6 +506,10 @@ class GamePage {
       b('last', 'End', () => this.view(total())));
   }
 
+  /**
+   * The chat's input. A refused line (a moderator's mute) is said in the
+   * chat, where it was written, and the banner learns of the mute.
+   */
   buildChatForm() {
     const input = h('input', { name: 'chat', maxLength: 500, autocomplete: 'off', placeholder: t('game.chat.placeholder') });
     return h('form.chat-form', {
@@ -503,7 +517,16 @@ class GamePage {
         e.preventDefault();
         const text = input.value.trim();
         if (!text) return;
-        if (await this.act({ type: 'chat', text })) input.value = '';
+        this.chatError.hidden = true;
+        try {
+          await this.command({ type: 'chat', text });
+          input.value = '';
+        } catch (err) {
+          this.chatError.textContent = err.code === 'muted' ? t('game.chat.muted', { message: err.message }) : this.errorText(err);
+          this.chatError.dataset.code = err.code ?? '';
+          this.chatError.hidden = false;
+          if (err.code === 'muted') refreshNotices();
+        }
       },
     }, input, h('button.primary', { type: 'submit' }, t('game.chat.send')));
   }
@@ -921,9 +944,21 @@ class GamePage {
 
   renderChat() {
     const m = this.model;
-    const lines = m.chat.map((line) => h('div.chat-line', { class: line.channel === 'spectators' ? 'spectators' : '' },
-      h('span.chat-name', null, line.name), h('span.chat-text', null, line.text)));
-    replace(this.chatLog, ...lines);
+    const me = session.user;
+    const shown = m.chat.filter((line) => line.user === me?.id || !hides(line.name));
+    const hidden = m.chat.length - shown.length;
+    const lines = shown.map((line) => h('div.chat-line', {
+      class: line.channel === 'spectators' ? 'spectators' : '',
+      dataset: { v: String(line.v), name: line.name },
+    },
+    h('span.chat-name', null, line.name), h('span.chat-text', null, line.text),
+    me && line.user !== me.id ? h('button.chat-report', {
+      type: 'button', title: t('report.line'), 'aria-label': t('report.line'), dataset: { action: 'report-line' },
+      onclick: () => reportDialog({ player: line.name, game: m.id, chat: line.v, line: line.text }),
+    }, '⚑') : null));
+    replace(this.chatLog,
+      hidden ? h('p.chat-hidden', { dataset: { role: 'chat-hidden', count: String(hidden) } }, t('game.chat.hidden', { n: hidden })) : null,
+      ...lines);
     this.chatLog.scrollTop = this.chatLog.scrollHeight;
     const input = this.chatForm.querySelector('input');
     input.disabled = !session.user;

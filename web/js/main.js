@@ -1,6 +1,7 @@
 // The client starts here: the header, the pages, the settings applied to
 // the document, and who is logged in.
 
+import { accountPage } from './account-page.js';
 import { analysisPage } from './analysis-page.js';
 import { at } from './analysis-strings.js';
 import { authDialog, settingsDialog } from './dialogs.js';
@@ -13,16 +14,23 @@ import { icon } from './icons.js';
 import { gamePage } from './game-page.js';
 import { ratingRankName, t } from './i18n.js';
 import { lobbyPage } from './lobby-page.js';
+import { moderationPage } from './moderation-page.js';
+import { renderNoticeBanner, refreshNotices, startNoticeBanner } from './notice-banner.js';
+import { passwordResetPage } from './password-reset-page.js';
 import { profilePage } from './profile-page.js';
+import { watchRelations } from './relations.js';
 import { simulPage } from './simul-page.js';
 import { onNavigate, startRouter } from './router.js';
-import { loadSession, logout, onSession, session } from './session.js';
+import { isModerator, loadSession, logout, onSession, session } from './session.js';
 import { onChange, settings, update } from './settings.js';
 import { unlockAudio } from './sound.js';
 import { toast } from './ui.js';
 
 const header = document.getElementById('top');
 const main = document.getElementById('main');
+/** What moderators told the player, under the header on every page. */
+const standing = h('div.standing', { dataset: { role: 'standing' }, 'aria-live': 'polite' });
+main.before(standing);
 
 /** The page colours, language and skins on the document. */
 function applyDocument() {
@@ -36,6 +44,7 @@ function renderHeader() {
   const user = session.user;
   const path = location.pathname;
   const nav = (href, label, active) => h('a.nav-link', { href, dataset: { link: '' }, class: active ? 'active' : '' }, label);
+  const navTo = (name, href, label, active) => h('a.nav-link', { href, dataset: { link: '', nav: name }, class: active ? 'active' : '' }, label);
   replace(header,
     h('a.brand', { href: '/', dataset: { link: '' }, 'aria-label': 'Shoutan' },
       h('span.seal', { 'aria-hidden': 'true' }, '手谈'),
@@ -56,6 +65,8 @@ function renderHeader() {
       nav('/events', et('nav.events'), path.startsWith('/events')),
       nav('/analysis', at('nav.analysis'), path === '/analysis'),
       user ? nav(`/player/${encodeURIComponent(user.name)}`, t('nav.profile'), path === `/player/${encodeURIComponent(user.name)}`) : null,
+      user ? navTo('account', '/account', t('nav.account'), path === '/account') : null,
+      isModerator() ? navTo('moderation', '/moderation', t('nav.moderation'), path === '/moderation') : null,
       user ? h('button.nav-link.menu-only', { type: 'button', dataset: { action: 'menu-logout' }, onclick: logout }, t('nav.logout')) : null),
     h('div.header-tools', null,
       h('button.icon-button.lang', {
@@ -93,14 +104,26 @@ async function boot() {
   onNavigate(renderHeader);
   onChange((_, changes) => {
     applyDocument();
-    if ('lang' in changes) renderHeader();
+    if ('lang' in changes) {
+      renderHeader();
+      renderNoticeBanner();
+    }
   });
+  // The relations before the pages: a game page hides the chat of the
+  // players blocked or muted from its first drawing.
+  watchRelations().catch((e) => toast(t('misc.error', { message: e.message }), 'error'));
+  startNoticeBanner(standing);
+  onSession(() => refreshNotices());
+  onNavigate(() => refreshNotices());
   startRouter(main, [
     [/^\/$/, [], lobbyPage],
     [/^\/game\/(\d+)$/, ['id'], gamePage],
     [/^\/game\/(\d+)\/analysis$/, ['id'], analysisPage],
     [/^\/analysis$/, [], analysisPage],
     [/^\/player\/([^/]+)$/, ['name'], profilePage],
+    [/^\/account$/, [], accountPage],
+    [/^\/moderation$/, [], moderationPage],
+    [/^\/password-reset$/, [], passwordResetPage],
     [/^\/events$/, [], eventListPage],
     [/^\/events\/(\d+)$/, ['id'], eventPage],
     [/^\/events\/(\d+)\/rounds\/(\d+)\/(pairings|results)$/, ['id', 'round', 'kind'], eventSheetPage],

@@ -1,15 +1,18 @@
 // A player's profile: rating and rank, declared rank, rated games, the
 // games being played now and the finished ones (each opens its review),
-// with older pages on demand, and a button to challenge the player.
+// with older pages on demand; buttons to challenge, block, mute or report
+// the player (one's own: the account page and logging out).
 
 import { ApiError, get } from './api.js';
 import { challengeDialog } from './challenge-form.js';
 import { h, replace, s } from './dom.js';
 import { dateText } from './format.js';
-import { rankName, ratingRankName, t } from './i18n.js';
+import { apiErrorText, rankName, ratingRankName, t } from './i18n.js';
+import { clearRelation, onRelations, relationOf, setRelation } from './relations.js';
+import { reportDialog } from './report-dialog.js';
 import { logout, session } from './session.js';
 import { settings } from './settings.js';
-import { dot } from './ui.js';
+import { dot, toast } from './ui.js';
 
 /** A rating change, signed: `+12.3`, `−8`. */
 function ratingChange(change) {
@@ -43,9 +46,42 @@ function ratingChart(games, player) {
     h('figcaption.muted', null, `${t('profile.history')}: ${Math.round(points[0])} → ${Math.round(points[points.length - 1])}`));
 }
 
+/**
+ * Block and Mute for `name`, each undone by the same button (a block
+ * replaces a mute and the other way round), drawn again on each change.
+ */
+function relationButtons(name) {
+  const box = h('span.relation-buttons', { dataset: { role: 'relation' } });
+  const toggle = async (kind) => {
+    try {
+      if (relationOf(name) === kind) {
+        await clearRelation(name);
+        toast(t(kind === 'block' ? 'relation.unblocked' : 'relation.unmuted', { name }), 'success');
+      } else {
+        await setRelation(name, kind);
+        toast(t(kind === 'block' ? 'relation.blocked' : 'relation.muted', { name }), 'success');
+      }
+    } catch (e) {
+      toast(apiErrorText(e), 'error');
+    }
+  };
+  const draw = () => {
+    const held = relationOf(name);
+    box.dataset.relation = held ?? 'none';
+    replace(box,
+      h('button.ghost', { type: 'button', dataset: { action: 'block' }, 'aria-pressed': String(held === 'block'), onclick: () => toggle('block') },
+        t(held === 'block' ? 'relation.unblock' : 'relation.block')),
+      h('button.ghost', { type: 'button', dataset: { action: 'mute' }, 'aria-pressed': String(held === 'mute'), onclick: () => toggle('mute') },
+        t(held === 'mute' ? 'relation.unmute' : 'relation.mute')));
+  };
+  draw();
+  return { box, draw };
+}
+
 /** The profile page of `name`. */
 export function profilePage(root, { name }) {
   let alive = true;
+  let stopRelations = () => {};
   replace(root, h('div.page-loading', null, t('misc.loading')));
 
   const gameRow = (g, player) => {
@@ -95,6 +131,9 @@ export function profilePage(root, { name }) {
       },
     }, t('profile.more'));
     const me = session.user;
+    const other = me && me.name !== p.name;
+    const relation = other ? relationButtons(p.name) : null;
+    if (relation) stopRelations = onRelations(relation.draw);
     const stat = (label, value, key) => h('div.stat', { dataset: { stat: key } }, h('span.stat-value', null, value), h('span.stat-label', null, label));
     replace(root, h('div.profile', null,
       h('section.card.profile-head', null,
@@ -103,8 +142,13 @@ export function profilePage(root, { name }) {
           h('h1', null, p.name),
           h('span.rank-badge', { dataset: { rank: p.rating.rank } }, ratingRankName(p.rating)),
           p.rating.provisional ? h('span.tag', null, t('profile.provisional')) : null),
-        me && me.name !== p.name ? h('button.primary', { type: 'button', onclick: () => challengeDialog({ opponent: p.name }) }, t('profile.challenge')) : null,
-        me && me.name === p.name ? h('button.ghost', { type: 'button', dataset: { action: 'logout' }, onclick: () => logout() }, t('nav.logout')) : null,
+        other ? h('div.profile-actions', null,
+          h('button.primary', { type: 'button', dataset: { action: 'challenge' }, onclick: () => challengeDialog({ opponent: p.name }) }, t('profile.challenge')),
+          relation.box,
+          h('button.ghost', { type: 'button', dataset: { action: 'report' }, onclick: () => reportDialog({ player: p.name }) }, t('report.button'))) : null,
+        me && me.name === p.name ? h('div.profile-actions', null,
+          h('a.button.ghost', { href: '/account', dataset: { link: '', action: 'account' } }, t('nav.account')),
+          h('button.ghost', { type: 'button', dataset: { action: 'logout' }, onclick: () => logout() }, t('nav.logout'))) : null,
         h('div.stats', null,
           stat(t('profile.rating'), `${Math.round(p.rating.rating)}${p.rating.provisional ? '?' : ''}`, 'rating'),
           stat(t('profile.rank'), ratingRankName(p.rating), 'rank'),
@@ -127,5 +171,6 @@ export function profilePage(root, { name }) {
 
   return () => {
     alive = false;
+    stopRelations();
   };
 }

@@ -1,7 +1,9 @@
 // Who is logged in. The session is an HttpOnly cookie: the page learns the
-// player from GET /api/session, and listeners hear logins and logouts.
+// player from GET /api/session, and listeners hear logins and logouts —
+// also a session that ended on the server's side (a password changed or
+// "log out everywhere else" in another browser, the account deleted).
 
-import { ApiError, del, get, post } from './api.js';
+import { ApiError, del, get, onSessionLost, post } from './api.js';
 
 /**
  * @typedef {object} Player
@@ -11,6 +13,7 @@ import { ApiError, del, get, post } from './api.js';
  * @property {{rating: number, deviation: number, rank: string, provisional: boolean}} rating
  * @property {number} rated_games
  * @property {number} created_at
+ * @property {('administrator' | 'moderator' | 'arbiter')[]} [roles]
  */
 
 /** @type {{user: Player | null}} */
@@ -20,6 +23,16 @@ const listeners = new Set();
 function set(user) {
   session.user = user;
   for (const fn of listeners) fn(user);
+}
+
+// The server no longer knows this browser's session: logged out here too.
+onSessionLost(() => {
+  if (session.user) set(null);
+});
+
+/** Whether the player logged in may moderate: a moderator or an administrator. */
+export function isModerator() {
+  return (session.user?.roles ?? []).some((r) => r === 'moderator' || r === 'administrator');
 }
 
 /** Calls `fn` on each login or logout. */
@@ -48,5 +61,10 @@ export async function register(name, password, rank) {
 
 export async function logout() {
   await del('/api/session');
+  set(null);
+}
+
+/** The session is gone on the server (the account was deleted): logged out here. */
+export function forgetSession() {
   set(null);
 }

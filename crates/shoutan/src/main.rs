@@ -1,6 +1,7 @@
 //! `shoutan`: the command-line front of the platform. Each subcommand lives
 //! in its own module; this file only wires them.
 
+mod admin;
 mod backup;
 mod bench;
 mod database;
@@ -53,6 +54,9 @@ enum Command {
     Backup(backup::BackupArgs),
     /// Put a backup in place as the embedded database (server stopped).
     Restore(backup::RestoreArgs),
+    /// The operator's tools: roles, password reset codes, suspensions and
+    /// bans, reports and the audit log (while the server runs).
+    Admin(admin::Args),
 }
 
 fn main() -> std::process::ExitCode {
@@ -69,6 +73,7 @@ fn main() -> std::process::ExitCode {
         Command::Bench(cmd) => bench::run(cmd),
         Command::Backup(args) => backup::backup(args),
         Command::Restore(args) => backup::restore(args),
+        Command::Admin(args) => admin::run(args),
     };
     match outcome {
         Ok(code) => code,

@@ -36,6 +36,9 @@ pub struct PlayerView {
     pub rated_games: u32,
     /// When the account was made (ms).
     pub created_at: i64,
+    /// The roles held besides playing (`administrator`, `moderator`,
+    /// `arbiter`).
+    pub roles: Vec<&'static str>,
 }
 
 impl From<&User> for PlayerView {
@@ -47,6 +50,7 @@ impl From<&User> for PlayerView {
             rating: RatingView::of(u),
             rated_games: u.rated_games,
             created_at: u.created_at,
+            roles: u.roles.iter().map(shoutan_store::Role::as_str).collect(),
         }
     }
 }

@@ -140,6 +140,24 @@ impl Player {
             .unwrap()
     }
 
+    /// A request with any method: the status and the body (JSON, or
+    /// `null` when there is none).
+    pub async fn send(&self, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
+        let method = reqwest::Method::from_bytes(method.as_bytes()).unwrap();
+        let mut request = self
+            .http
+            .request(method, format!("{}{path}", self.base))
+            .header("x-shoutan-request", "1")
+            .header("cookie", &self.cookie);
+        if let Some(body) = body {
+            request = request.json(&body);
+        }
+        let response = request.send().await.unwrap();
+        let status = response.status().as_u16();
+        let text = response.text().await.unwrap();
+        (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+    }
+
     pub async fn game(&self, id: i64) -> Value {
         self.http
             .get(format!("{}/api/games/{id}", self.base))
@@ -266,6 +284,83 @@ impl Ws {
             self.ok(json!({"type": "pass"})).await
         } else {
             self.ok(json!({"type": "move", "point": point})).await
+        }
+    }
+}
+
+/// Where a test's server keeps its data: a SQLite directory, or a fresh
+/// PostgreSQL database (dropped at the end) on the server that
+/// `SHOUTAN_TEST_POSTGRES` names.
+pub struct Site {
+    /// `--data DIR` or `--database URL`, as `serve` and `admin` take them.
+    pub args: Vec<String>,
+    _dir: Option<tempfile::TempDir>,
+    dropped: Option<(String, String)>,
+}
+
+impl Site {
+    /// A fresh SQLite directory.
+    pub fn sqlite() -> Site {
+        let dir = tempfile::tempdir().unwrap();
+        let data = dir.path().join("data").to_str().unwrap().to_owned();
+        Site {
+            args: vec!["--data".into(), data],
+            _dir: Some(dir),
+            dropped: None,
+        }
+    }
+
+    /// A fresh PostgreSQL database, or `None` (skipped) where there is no
+    /// server outside CI.
+    pub async fn postgres() -> Option<Site> {
+        let admin = shoutan_test_env::locate(shoutan_test_env::External::Postgres)?;
+        let (base, _) = admin.rsplit_once('/').expect("a URL with a database");
+        let name = format!("shoutan_site_{}_{}", std::process::id(), fastrand::u32(..));
+        shoutan_test_env::postgres_sql(&admin, None, &format!("CREATE DATABASE {name}"))
+            .await
+            .unwrap();
+        Some(Site {
+            args: vec!["--database".into(), format!("{base}/{name}")],
+            _dir: None,
+            dropped: Some((admin, name)),
+        })
+    }
+
+    /// A server on this site.
+    pub fn serve(&self) -> Server {
+        let args: Vec<&str> = self.args.iter().map(String::as_str).collect();
+        Server::start(&args)
+    }
+
+    /// `shoutan admin` on this site: its output, and whether it succeeded.
+    pub fn admin(&self, command: &[&str]) -> (bool, String) {
+        let output = Command::new(env!("CARGO_BIN_EXE_shoutan"))
+            .arg("admin")
+            .args(&self.args)
+            .args(command)
+            .output()
+            .unwrap();
+        let said = format!(
+            "{}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        (output.status.success(), said)
+    }
+}
+
+impl Drop for Site {
+    fn drop(&mut self) {
+        if let Some((admin, name)) = self.dropped.take() {
+            let sql = format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)");
+            let _ = std::thread::spawn(move || {
+                tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                    .unwrap()
+                    .block_on(shoutan_test_env::postgres_sql(&admin, None, &sql))
+            })
+            .join();
         }
     }
 }
