@@ -6,7 +6,7 @@
 import { del, get, post } from './api.js';
 import { authDialog } from './dialogs.js';
 import { h, replace } from './dom.js';
-import { dateText } from './format.js';
+import { clientName, dateText } from './format.js';
 import { apiErrorText, t } from './i18n.js';
 import { noticeText } from './notice-banner.js';
 import { clearRelation, loadRelations, onRelations, relationList } from './relations.js';
@@ -18,13 +18,17 @@ import { toast } from './ui.js';
 /** A form's line for a refusal, hidden until there is one. */
 const errorLine = () => h('p.form-error', { role: 'alert', hidden: true });
 
+/** A refusal in a form: a wrong password is the one just typed, not a login's. */
 function showError(el, err) {
-  el.textContent = apiErrorText(err);
+  el.textContent = err.code === 'bad_credentials' ? t('account.password.wrong') : apiErrorText(err);
   el.dataset.code = err.code ?? '';
   el.hidden = false;
 }
 
 const when = (ms) => dateText(ms, settings.lang);
+
+/** The kinds of notice that last for a time and then are over. */
+const LASTING = ['mute', 'suspension', 'ban'];
 
 /** The notices, newest first, each with whether it holds. */
 function noticesSection() {
@@ -33,9 +37,10 @@ function noticesSection() {
   get('/api/me/notices').then((notices) => {
     section.hidden = notices.length === 0;
     replace(list, ...notices.map((n) => h('div.row-item.notice-row', { dataset: { kind: n.kind, holds: String(n.holds) } },
-      h('span.tag', { class: n.holds ? 'holds' : '' }, t(`notice.kind.${n.kind}`)),
+      h('span.tag', { class: n.holds && LASTING.includes(n.kind) ? 'holds' : '' }, t(`notice.kind.${n.kind}`)),
       h('span.notice-text', null, noticeText(n)),
-      h('span.muted.small', null, `${when(n.at)} · ${t(n.holds ? 'account.notice.holds' : 'account.notice.over')}`))));
+      h('span.muted.small', null, when(n.at),
+        LASTING.includes(n.kind) ? ` · ${t(n.holds ? 'account.notice.holds' : 'account.notice.over')}` : ''))));
   }, (err) => {
     section.hidden = false;
     replace(list, h('p.form-error', null, apiErrorText(err)));
@@ -112,7 +117,7 @@ function sessionsSection() {
     try {
       const sessions = await get('/api/me/sessions');
       replace(list, ...sessions.map((s) => h('div.row-item.session-row', { dataset: { role: 'session', current: String(s.current) } },
-        h('div', null, h('strong', null, s.client || t('account.sessions.unknown')),
+        h('div', null, h('strong', { title: s.client }, s.client ? clientName(s.client) : t('account.sessions.unknown')),
           s.current ? h('span.tag.current', null, t('account.sessions.current')) : null),
         h('span.muted.small', null, t('account.sessions.since', { when: when(s.created_at) })),
         h('span.muted.small', null, t('account.sessions.until', { when: when(s.expires_at) })))));

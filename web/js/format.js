@@ -249,3 +249,17 @@ export function dateText(ms, lang) {
     year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit',
   });
 }
+
+/**
+ * A browser's User-Agent said short: `Chrome 126 · Windows`; the text as
+ * it is when neither the browser nor the system is recognised.
+ */
+export function clientName(agent) {
+  const browsers = [[/Edg\/(\d+)/, 'Edge'], [/OPR\/(\d+)/, 'Opera'], [/Firefox\/(\d+)/, 'Firefox'],
+    [/(?:Headless)?Chrome\/(\d+)/, 'Chrome'], [/Version\/(\d+)[\d.]* .*Safari/, 'Safari']];
+  const systems = [[/Windows/, 'Windows'], [/iPhone|iPad/, 'iOS'], [/Android/, 'Android'], [/Mac OS X/, 'macOS'], [/CrOS/, 'ChromeOS'], [/Linux/, 'Linux']];
+  const browser = browsers.map(([re, name]) => [re.exec(agent), name]).find(([m]) => m);
+  const system = systems.find(([re]) => re.test(agent));
+  if (!browser && !system) return agent;
+  return [browser ? `${browser[1]} ${browser[0][1]}` : null, system?.[1]].filter(Boolean).join(' · ');
+}

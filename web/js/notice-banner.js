@@ -53,6 +53,7 @@ function render() {
   const closed = seen();
   const shown = notices.filter((n) => n.holds && (LASTING.includes(n.kind) || !closed.has(idOf(n))));
   box.hidden = shown.length === 0;
+  box.dataset.count = String(shown.length);
   replace(box, ...shown.map((n) => h('div.standing-notice', { class: n.kind, role: 'alert', dataset: { kind: n.kind } },
     h('span', null, noticeText(n)),
     LASTING.includes(n.kind) ? null : h('button.icon-button', {

@@ -48,7 +48,7 @@ function ratingChart(games, player) {
 
 /**
  * Block and Mute for `name`, each undone by the same button (a block
- * replaces a mute and the other way round), drawn again on each change.
+ * replaces a mute), drawn again on each change.
  */
 function relationButtons(name) {
   const box = h('span.relation-buttons', { dataset: { role: 'relation' } });
@@ -71,7 +71,8 @@ function relationButtons(name) {
     replace(box,
       h('button.ghost', { type: 'button', dataset: { action: 'block' }, 'aria-pressed': String(held === 'block'), onclick: () => toggle('block') },
         t(held === 'block' ? 'relation.unblock' : 'relation.block')),
-      h('button.ghost', { type: 'button', dataset: { action: 'mute' }, 'aria-pressed': String(held === 'mute'), onclick: () => toggle('mute') },
+      // A block hides the chat too: no mute to offer beside it.
+      held === 'block' ? null : h('button.ghost', { type: 'button', dataset: { action: 'mute' }, 'aria-pressed': String(held === 'mute'), onclick: () => toggle('mute') },
         t(held === 'mute' ? 'relation.unmute' : 'relation.mute')));
   };
   draw();

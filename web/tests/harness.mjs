@@ -141,6 +141,32 @@ async function launchServer(addr, data) {
   };
 }
 
+/**
+ * Runs the operator's `shoutan admin --data DATA ARGS…` on the database of
+ * the test server `server` (while it runs); returns what it printed.
+ * @param {{data: string}} server
+ * @param {...string} args  e.g. 'grant', 'mona', 'moderator'
+ */
+export function admin(server, ...args) {
+  return execFileSync(serverBinary(), ['admin', '--data', server.data, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+/**
+ * Calls the API from `page`, with its cookies and origin, as its scripts
+ * do: the status and the JSON answer (null without one).
+ * @param {import('playwright-core').Page} page
+ * @returns {Promise<{status: number, body: any}>}
+ */
+export async function apiFrom(page, method, path, body) {
+  return page.evaluate(async ([method, path, body]) => {
+    const headers = { 'X-Shoutan-Request': '1', Accept: 'application/json' };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : null };
+  }, [method, path, body]);
+}
+
 /** Launches headless Chromium (each launch has its own fresh profile directory). */
 export async function launchBrowser() {
   const { chromium } = await import('playwright-core');

@@ -8,7 +8,7 @@ import { describe, it } from 'node:test';
 
 import { blackZi, countPosition } from '../js/counting.js';
 import {
-  advance, byoYomiFace, clockFace, rankText, timeAnswer, timeControlShort, timeControlText, timeSystem, ziText,
+  advance, byoYomiFace, clientName, clockFace, rankText, timeAnswer, timeControlShort, timeControlText, timeSystem, ziText,
 } from '../js/format.js';
 import { Applied, GameModel } from '../js/game-model.js';
 import {
@@ -290,5 +290,16 @@ describe('sgf-tree: the analysis board’s records', () => {
     assert.equal(again.children[0].children[0].children[0].props.get('B')[0], 'ff');
     assert.throws(() => parseSgf('no record'), /no game tree/);
     assert.throws(() => parseSgf('(;B[aa'), /without its/);
+  });
+});
+
+describe('a session’s browser', () => {
+  it('says a User-Agent short: the browser with its version and the system; an unknown one as it is', () => {
+    assert.equal(clientName('Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/156.0.0.0 Safari/537.36'), 'Chrome 156 · Linux');
+    assert.equal(clientName('Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36 Edg/126.0.2592.87'), 'Edge 126 · Windows');
+    assert.equal(clientName('Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1'), 'Safari 17 · iOS');
+    assert.equal(clientName('Mozilla/5.0 (Macintosh; Intel Mac OS X 10.15; rv:127.0) Gecko/20100101 Firefox/127.0'), 'Firefox 127 · macOS');
+    assert.equal(clientName('Mozilla/5.0 (Linux; Android 14) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36'), 'Chrome 126 · Android');
+    assert.equal(clientName('curl/8.0'), 'curl/8.0');
   });
 });

@@ -2,6 +2,7 @@
 //! the login rate limit and throttle.
 
 pub mod csrf;
+pub mod hash_queue;
 pub mod login_throttle;
 pub mod password;
 pub mod rate_limit;

@@ -6,8 +6,10 @@
 //! budget ([`Hasher`]): a few workers at a time, each reusing one block of
 //! argon2 memory that is kept for the next hash (the allocator is never
 //! asked for 19 MiB per login, so a flood leaves no freed-but-kept heap
-//! behind), and a short queue; beyond it a request is answered at once
-//! with 503 `busy` instead of waiting.
+//! behind), and a queue fair across client addresses
+//! ([`super::hash_queue`]): a crowd waits its turn (up to a bound of
+//! time), while beyond its address's short line a request is answered at
+//! once with 503 `busy`.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -15,7 +17,9 @@ use std::time::Duration;
 use argon2::password_hash::{Output, ParamsString, PasswordHash, SaltString};
 use argon2::{Algorithm, Argon2, Block, Params, Version};
 
+use super::hash_queue::{FairQueue, Full};
 use crate::blocking::BlockingPool;
+use crate::net::connections::AddressKey;
 
 /// The argon2id cost.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,22 +59,26 @@ pub struct HashBudget {
     /// Hashes computed at once, each on a thread of its own (at the lowest
     /// CPU priority, behind live play) with its own block of memory.
     pub workers: usize,
-    /// Requests that may wait for a worker; one more is refused.
+    /// Requests that may wait for a worker, from all addresses together;
+    /// one more is refused.
     pub queue: usize,
-    /// The longest a request waits for its hash before it is refused.
+    /// Requests that may wait from one client address.
+    pub per_address: usize,
+    /// The longest a request waits for its turn before it is refused.
     pub wait: Duration,
 }
 
 impl Default for HashBudget {
     /// Half the cores (at least one), so that a login flood leaves the
-    /// other half to the games; 16 waiting per worker, for at most 2 s.
+    /// other half to the games; 4,096 waiting (each holds a password and a
+    /// channel: a few MiB in all), 4 from one address, for at most 10 s.
     fn default() -> HashBudget {
         let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
-        let workers = (cores / 2).max(1);
         HashBudget {
-            workers,
-            queue: 16 * workers,
-            wait: Duration::from_secs(2),
+            workers: (cores / 2).max(1),
+            queue: 4096,
+            per_address: 4,
+            wait: Duration::from_secs(10),
         }
     }
 }
@@ -100,6 +108,7 @@ fn failed(e: impl std::fmt::Display) -> HashError {
 pub struct Hasher {
     cost: PasswordCost,
     budget: HashBudget,
+    turns: FairQueue,
     pool: BlockingPool,
     /// Memory for argon2, one block per worker at most, kept between
     /// hashes.
@@ -114,18 +123,22 @@ impl Hasher {
         Hasher {
             cost,
             budget: HashBudget { workers, ..budget },
-            pool: BlockingPool::new("password", workers, budget.queue),
+            turns: FairQueue::new(workers, budget.queue, budget.per_address),
+            // Room for the hashes of requests that went away mid-hash
+            // (their turns passed on while their threads finish).
+            pool: BlockingPool::new("password", workers, workers),
             memory: Arc::new(Mutex::new(Vec::with_capacity(workers))),
         }
     }
 
-    /// The PHC string of `password` with a fresh random salt.
-    pub async fn hash(&self, password: String) -> Result<String, HashError> {
+    /// The PHC string of `password` with a fresh random salt, hashed in
+    /// `address`'s turn.
+    pub async fn hash(&self, address: AddressKey, password: String) -> Result<String, HashError> {
         let params = self.cost.params().map_err(failed)?;
         let mut salt = [0u8; SALT_LEN];
         getrandom::fill(&mut salt).map_err(failed)?;
         let hash = self
-            .run(params.clone(), Version::V0x13, salt.to_vec(), password)
+            .run(address, params.clone(), Version::V0x13, salt.to_vec(), password)
             .await?;
         let salt = SaltString::encode_b64(&salt).map_err(failed)?;
         let output = Output::new(&hash).map_err(failed)?;
@@ -141,8 +154,14 @@ impl Hasher {
     }
 
     /// Whether `password` matches the stored PHC string (with the
-    /// parameters stored in it). A malformed stored hash matches nothing.
-    pub async fn verify(&self, password: String, phc: &str) -> Result<bool, HashError> {
+    /// parameters stored in it), checked in `address`'s turn. A malformed
+    /// stored hash matches nothing.
+    pub async fn verify(
+        &self,
+        address: AddressKey,
+        password: String,
+        phc: &str,
+    ) -> Result<bool, HashError> {
         let Ok(parsed) = PasswordHash::new(phc) else {
             return Ok(false);
         };
@@ -173,16 +192,17 @@ impl Hasher {
             return Ok(false);
         };
         let computed = self
-            .run(params, version, raw_salt.to_vec(), password)
+            .run(address, params, version, raw_salt.to_vec(), password)
             .await?;
         // `Output`'s equality is constant-time.
         Ok(Output::new(&computed).is_ok_and(|c| c == expected))
     }
 
     /// Runs one argon2id hash on a worker of the pool, after waiting for
-    /// one within the budget.
+    /// `address`'s turn within the budget.
     async fn run(
         &self,
+        address: AddressKey,
         params: Params,
         version: Version,
         salt: Vec<u8>,
@@ -191,6 +211,10 @@ impl Hasher {
         let memory = Arc::clone(&self.memory);
         let usual = self.cost.params().map_or(0, |p| p.block_count());
         let kept_at_most = self.budget.workers;
+        let turn = match tokio::time::timeout(self.budget.wait, self.turns.turn(address)).await {
+            Ok(Ok(turn)) => turn,
+            Ok(Err(Full)) | Err(_) => return Err(HashError::Busy),
+        };
         let hash = self.pool.run(move || {
             let mut block = take_memory(&memory, params.block_count());
             let mut out = vec![0u8; params.output_len().unwrap_or(HASH_LEN)];
@@ -200,9 +224,11 @@ impl Hasher {
             give_back(&memory, block, usual, kept_at_most);
             hashed
         });
-        match tokio::time::timeout(self.budget.wait, hash).await {
-            Ok(Ok(hashed)) => hashed.map_err(failed),
-            Ok(Err(_)) | Err(_) => Err(HashError::Busy),
+        let hashed = hash.await;
+        drop(turn);
+        match hashed {
+            Ok(hashed) => hashed.map_err(failed),
+            Err(_) => Err(HashError::Busy),
         }
     }
 }
@@ -239,6 +265,8 @@ fn give_back(kept: &Mutex<Vec<Vec<Block>>>, memory: Vec<Block>, usual: usize, at
 mod tests {
     use super::*;
 
+    const HERE: AddressKey = AddressKey::LOOPBACK;
+
     fn hasher(cost: PasswordCost) -> Hasher {
         Hasher::new(cost, HashBudget::default())
     }
@@ -246,20 +274,20 @@ mod tests {
     #[tokio::test]
     async fn hashes_are_argon2id_salted_and_verify() {
         let h = hasher(PasswordCost::TESTING);
-        let a = h.hash("秘密 password".into()).await.unwrap();
-        let b = h.hash("秘密 password".into()).await.unwrap();
+        let a = h.hash(HERE, "秘密 password".into()).await.unwrap();
+        let b = h.hash(HERE, "秘密 password".into()).await.unwrap();
         assert!(a.starts_with("$argon2id$v=19$m=8,t=1,p=1$"), "{a}");
         assert_ne!(a, b, "each hash has its own salt");
-        assert!(h.verify("秘密 password".into(), &a).await.unwrap());
-        assert!(!h.verify("秘密 passwore".into(), &a).await.unwrap());
-        assert!(!h.verify("x".into(), "not a hash").await.unwrap());
+        assert!(h.verify(HERE, "秘密 password".into(), &a).await.unwrap());
+        assert!(!h.verify(HERE, "秘密 passwore".into(), &a).await.unwrap());
+        assert!(!h.verify(HERE, "x".into(), "not a hash").await.unwrap());
     }
 
     #[tokio::test]
     async fn the_default_cost_is_owasps_and_agrees_with_the_crate() {
         use argon2::password_hash::{PasswordHasher, PasswordVerifier};
         let h = hasher(PasswordCost::default());
-        let ours = h.hash("pw".into()).await.unwrap();
+        let ours = h.hash(HERE, "pw".into()).await.unwrap();
         assert!(
             ours.starts_with("$argon2id$v=19$m=19456,t=2,p=1$"),
             "{ours}"
@@ -274,8 +302,8 @@ mod tests {
             .hash_password(b"other", &salt)
             .unwrap()
             .to_string();
-        assert!(h.verify("other".into(), &theirs).await.unwrap());
-        assert!(!h.verify("pw".into(), &theirs).await.unwrap());
+        assert!(h.verify(HERE, "other".into(), &theirs).await.unwrap());
+        assert!(!h.verify(HERE, "pw".into(), &theirs).await.unwrap());
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -287,16 +315,17 @@ mod tests {
         let budget = HashBudget {
             workers: 1,
             queue: 2,
+            per_address: 2,
             wait: Duration::from_secs(30),
         };
         let h = std::sync::Arc::new(Hasher::new(cost, budget));
-        let phc = h.hash("pw".into()).await.unwrap();
+        let phc = h.hash(HERE, "pw".into()).await.unwrap();
         let started = std::time::Instant::now();
         let tries: Vec<_> = (0..10)
             .map(|_| {
                 let (h, phc) = (std::sync::Arc::clone(&h), phc.clone());
                 tokio::spawn(async move {
-                    let outcome = h.verify("wrong".into(), &phc).await;
+                    let outcome = h.verify(HERE, "wrong".into(), &phc).await;
                     (outcome, started.elapsed())
                 })
             })

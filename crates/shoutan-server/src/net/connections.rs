@@ -35,6 +35,9 @@ impl std::fmt::Display for AddressKey {
 }
 
 impl AddressKey {
+    /// The server's own machine (work it does for itself).
+    pub const LOOPBACK: AddressKey = AddressKey(IpAddr::V4(std::net::Ipv4Addr::LOCALHOST));
+
     /// The key of `ip`.
     #[must_use]
     pub fn of(ip: IpAddr) -> AddressKey {

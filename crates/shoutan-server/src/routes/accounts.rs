@@ -184,7 +184,10 @@ pub async fn register(
             format!("the name {name:?} is taken"),
         ));
     }
-    let password_hash = app.hasher.hash(body.password).await?;
+    let password_hash = app
+        .hasher
+        .hash(AddressKey::of(address), body.password)
+        .await?;
     let user = app
         .store
         .create_user(NewUser {
@@ -222,7 +225,7 @@ pub async fn login(
     let phc = user
         .as_ref()
         .map_or(app.decoy_hash.as_str(), |u| u.password_hash.as_str());
-    let matches = app.hasher.verify(body.password, phc).await?;
+    let matches = app.hasher.verify(address, body.password, phc).await?;
     match user {
         Some(user) if matches => {
             app.login_throttle.succeeded(&account, address);

@@ -47,7 +47,11 @@ async fn confirm(
     app.login_throttle
         .attempt(&shoutan_store::name_key(&user.name), address, Instant::now())
         .map_err(|wait| ApiError::rate_limited(wait.as_secs() + 1))?;
-    if app.hasher.verify(password, &user.password_hash).await? {
+    if app
+        .hasher
+        .verify(address, password, &user.password_hash)
+        .await?
+    {
         Ok(())
     } else {
         Err(wrong_password())
@@ -64,8 +68,9 @@ pub async fn change_password(
     Body(body): Body<PasswordChange>,
 ) -> Result<StatusCode, ApiError> {
     check_password(&body.new)?;
-    confirm(&app, &user, AddressKey::of(address), body.old).await?;
-    let hash = app.hasher.hash(body.new).await?;
+    let address = AddressKey::of(address);
+    confirm(&app, &user, address, body.old).await?;
+    let hash = app.hasher.hash(address, body.new).await?;
     let keep = session::token_in(&headers).map(|t| session::token_hash(&t));
     if app.store.set_password(user.id, hash, keep).await? {
         Ok(StatusCode::NO_CONTENT)
@@ -375,11 +380,12 @@ pub async fn reset_password(
     ClientAddress(address): ClientAddress,
     Body(body): Body<Reset>,
 ) -> Result<StatusCode, ApiError> {
+    let address = AddressKey::of(address);
     app.login_per_address
-        .attempt(&AddressKey::of(address).to_string(), Instant::now())
+        .attempt(&address.to_string(), Instant::now())
         .map_err(|wait| ApiError::rate_limited(wait.as_secs() + 1))?;
     check_password(&body.password)?;
-    let hash = app.hasher.hash(body.password).await?;
+    let hash = app.hasher.hash(address, body.password).await?;
     let code = crate::accounts::reset_code::hash(&body.code);
     match app
         .store

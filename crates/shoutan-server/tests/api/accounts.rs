@@ -248,6 +248,7 @@ async fn password_hashing_has_a_budget(backend: Backend) {
         hash_budget: HashBudget {
             workers: 1,
             queue: 1,
+            per_address: 1,
             wait: Duration::from_secs(30),
         },
         ..config()
@@ -291,6 +292,71 @@ async fn password_hashing_has_a_budget(backend: Backend) {
         busy.iter().all(|t| t < quickest_check),
         "{busy:?} {checked:?}"
     );
+}
+
+/// A crowd of right logins from many addresses waits its turn and gets
+/// in, every one; a flood of wrong ones from one address at the same time
+/// fills only that address's line, and the rest of it is refused at once.
+async fn a_crowd_of_logins_waits_its_turn(backend: Backend) {
+    let budget = HashBudget {
+        workers: 1,
+        queue: 4096,
+        per_address: 4,
+        wait: Duration::from_secs(120),
+    };
+    let crowded = ServerConfig {
+        password_cost: PasswordCost {
+            memory_kib: 2048,
+            iterations: 2,
+        },
+        hash_budget: budget,
+        login_per_address: Limit::new(1000, Duration::from_millis(1)),
+        ..config()
+    };
+    let Some(server) = TestServer::new(backend, crowded).await else {
+        return;
+    };
+    const CROWD: usize = 40;
+    const FLOOD: usize = 60;
+    for n in 0..CROWD {
+        server.player(&format!("player{n}"), "3k").await;
+    }
+    let crowd: Vec<_> = (0..CROWD)
+        .map(|n| {
+            let client = Client::from_address(&server, &format!("127.0.2.{}", n + 1));
+            tokio::spawn(async move {
+                client
+                    .login(&format!("player{n}"), "correct horse")
+                    .await
+                    .map(|_| ())
+                    .map_err(|a| a.body)
+            })
+        })
+        .collect();
+    let flood: Vec<_> = (0..FLOOD)
+        .map(|n| {
+            let client = Client::from_address(&server, "127.0.3.1");
+            tokio::spawn(async move {
+                let refused = client
+                    .login(&format!("nobody{n}"), "wrong")
+                    .await
+                    .unwrap_err();
+                refused.status
+            })
+        })
+        .collect();
+    for login in crowd {
+        assert_eq!(login.await.unwrap(), Ok(()), "every right login gets in");
+    }
+    let mut statuses = Vec::new();
+    for login in flood {
+        statuses.push(login.await.unwrap());
+    }
+    let checked = statuses.iter().filter(|&&s| s == 401).count();
+    let busy = statuses.iter().filter(|&&s| s == 503).count();
+    // A hash running and four waiting at most, whatever the crowd.
+    assert!(checked <= 1 + budget.per_address, "{statuses:?}");
+    assert_eq!(checked + busy, FLOOD, "{statuses:?}");
 }
 
 /// Names are NFC; names with control or bidirectional characters, and
@@ -343,5 +409,6 @@ crate::for_both_backends!(
     guessing_never_locks_the_owner_out,
     forwarded_for_is_read_right_to_left,
     password_hashing_has_a_budget,
+    a_crowd_of_logins_waits_its_turn,
     look_alike_and_hidden_characters_in_names,
 );
