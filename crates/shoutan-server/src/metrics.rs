@@ -13,9 +13,11 @@
 //! | `shoutan_move_seconds` | histogram | a move command, received to acknowledged |
 //! | `shoutan_append_seconds` | histogram | an event's append to its game's log |
 //! | `shoutan_refusals_total{code}` | counter | answers with an error code (HTTP and WebSocket) |
-//! | `shoutan_pool_jobs{pool}` | gauge | jobs running or waiting in a blocking pool |
+//! | `shoutan_pool_jobs{pool}` | gauge | jobs running or waiting in a pool (`password`, `estimate`, `judgement`, `review`, and `computer`: the computer players' searches on the network) |
 //! | `shoutan_pool_refused_total{pool}` | counter | jobs refused by a full pool |
+//! | `shoutan_pool_waiting{pool}` | gauge | password checks waiting for their turn |
 //! | `shoutan_games_loaded` | gauge | games in memory |
+//! | `shoutan_games_live` | gauge | games being played (on every instance) |
 //! | `shoutan_websockets{kind}` | gauge | open WebSockets of games and of the lobby |
 
 use std::sync::OnceLock;
@@ -45,13 +47,32 @@ pub fn recorder() -> Option<&'static PrometheusHandle> {
 
 /// The text of a scrape: the recorded figures, with the gauges of what is
 /// open now set first.
-pub fn render(games_loaded: usize) -> String {
+pub fn render(games_loaded: usize, games_live: usize) -> String {
     let Some(handle) = recorder() else {
         return String::new();
     };
     metrics::gauge!("shoutan_games_loaded").set(games_loaded as f64);
+    metrics::gauge!("shoutan_games_live").set(games_live as f64);
     handle.run_upkeep();
     handle.render()
+}
+
+/// A job of a pool that is not a [`crate::blocking::BlockingPool`] (the
+/// computer players' searches), counted while it waits and runs.
+pub struct PoolJob(&'static str);
+
+impl PoolJob {
+    /// Counts a job of pool `name`.
+    pub fn start(name: &'static str) -> PoolJob {
+        metrics::gauge!("shoutan_pool_jobs", "pool" => name).increment(1.0);
+        PoolJob(name)
+    }
+}
+
+impl Drop for PoolJob {
+    fn drop(&mut self) {
+        metrics::gauge!("shoutan_pool_jobs", "pool" => self.0).decrement(1.0);
+    }
 }
 
 /// An open WebSocket, counted from its upgrade until it is dropped.

@@ -62,6 +62,7 @@ async fn a_scrape_counts_moves_refusals_sockets_and_pools() {
         "{text}"
     );
     assert_eq!(sample(&text, "shoutan_games_loaded"), Some(1.0), "{text}");
+    assert_eq!(sample(&text, "shoutan_games_live"), Some(1.0), "{text}");
     assert_eq!(
         sample(&text, "shoutan_pool_jobs{pool=\"password\"}"),
         Some(0.0),

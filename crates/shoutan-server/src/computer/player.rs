@@ -201,6 +201,7 @@ impl ComputerPlayer {
         &mut self,
         work: impl FnOnce(&mut Engine) -> T + Send + 'static,
     ) -> Option<T> {
+        let _job = crate::metrics::PoolJob::start("computer");
         let permit = Arc::clone(&self.pool).acquire_owned().await.ok()?;
         let mut engine = self.engine.take()?;
         let joined = tokio::task::spawn_blocking(move || {

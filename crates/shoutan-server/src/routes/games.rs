@@ -48,7 +48,7 @@ pub async fn metrics(
             header::CONTENT_TYPE,
             "text/plain; version=0.0.4; charset=utf-8",
         )],
-        crate::metrics::render(app.games.loaded()),
+        crate::metrics::render(app.games.loaded(), app.lobby.live_games(0, 0).1),
     ))
 }
 

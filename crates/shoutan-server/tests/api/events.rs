@@ -210,6 +210,16 @@ async fn a_swiss_of_six_over_three_rounds(backend: Backend) {
         )
         .await;
     assert_eq!(appointed.status, 200, "{}", appointed.body);
+    // So may the server's arbiters (a role the operator grants), appointed
+    // or not.
+    let referee = server.player("referee", "1d").await;
+    let before = referee
+        .post(&format!("/api/events/{id}/players"), json!({"name": "Ghost"}))
+        .await;
+    assert_eq!(before.json["error"], "not_arbiter");
+    let account = server.store.user_by_name("referee").await.unwrap().unwrap();
+    let roles = shoutan_store::Roles::default().with(shoutan_store::Role::Arbiter, true);
+    assert!(server.store.set_roles(account.id, roles).await.unwrap());
 
     let mut withdrawals = Vec::new();
     for round in 1..=3u64 {
@@ -222,7 +232,11 @@ async fn a_swiss_of_six_over_three_rounds(backend: Backend) {
             assert_eq!(gone.json["players"][5]["withdrawn_from"], 3);
             withdrawals.push((3, 6));
         }
-        let who = if round == 2 { &arbiter } else { &organiser };
+        let who = match round {
+            2 => &arbiter,
+            3 => &referee,
+            _ => &organiser,
+        };
         let started = who
             .post(&format!("/api/events/{id}/rounds"), json!({}))
             .await;

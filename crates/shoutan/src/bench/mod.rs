@@ -4,6 +4,7 @@
 mod dead_stones;
 mod failover;
 mod levels;
+mod logins;
 mod nn;
 mod nn_agreement;
 mod pairing;
@@ -36,6 +37,9 @@ pub enum Command {
     Levels(levels::Args),
     /// The game server under load: moves/s and send-to-opponent latency.
     Server(server::Args),
+    /// A crowd of right logins at once while one address floods wrong
+    /// ones: how long until all are in.
+    Logins(logins::Args),
     /// Several instances on PostgreSQL: how long a killed instance's games
     /// are unplayable.
     Failover(failover::Args),
@@ -53,5 +57,6 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Levels(args) => levels::run(args),
         Command::Server(args) => server::run(args),
         Command::Failover(args) => failover::run(args),
+        Command::Logins(args) => logins::run(args),
     }
 }
