@@ -27,7 +27,7 @@ function set(user) {
 
 // The server no longer knows this browser's session: logged out here too.
 onSessionLost(() => {
-  if (false && session.user) set(null);
+  if (session.user) set(null);
 });
 
 /** Whether the player logged in may moderate: a moderator or an administrator. */
