@@ -150,7 +150,12 @@ pub async fn start(store: Arc<dyn Store>, config: ServerConfig) -> Result<AppSta
     // The recorder before anything records.
     metrics::recorder();
     let hasher = Hasher::new(config.password_cost, config.hash_budget);
-    let decoy_hash = hasher.hash(net::connections::AddressKey::LOOPBACK, format!("decoy-{}", fastrand::u64(..))).await?;
+    let decoy_hash = hasher
+        .hash(
+            net::connections::AddressKey::LOOPBACK,
+            format!("decoy-{}", fastrand::u64(..)),
+        )
+        .await?;
     let (games, endings) = Shared::new(Arc::clone(&store), config.clone());
     let lobby = Arc::new(Lobby::new(config.lobby_games));
     let workers = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);

@@ -187,7 +187,10 @@ async fn annul(store: &dyn Store, game: GameId, target: &User) -> Result<(), Api
         .await?
         .ok_or_else(|| ApiError::not_found(format!("no game {game}")))?;
     if row.black.id != target.id && row.white.id != target.id {
-        return Err(bad_action(format!("{} did not play game {game}", target.name)));
+        return Err(bad_action(format!(
+            "{} did not play game {game}",
+            target.name
+        )));
     }
     let not_annullable = || {
         ApiError::conflict(
@@ -344,7 +347,12 @@ impl Enforcer {
 
     /// Reads the audit log from the start (what holds at start-up is
     /// enforced on the games restored), then as it grows.
-    pub async fn run(self: Arc<Self>, store: Arc<dyn Store>, games: Arc<Shared>, lobby: Arc<Lobby>) {
+    pub async fn run(
+        self: Arc<Self>,
+        store: Arc<dyn Store>,
+        games: Arc<Shared>,
+        lobby: Arc<Lobby>,
+    ) {
         let mut last = 0;
         loop {
             match store.actions_after(last).await {

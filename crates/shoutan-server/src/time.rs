@@ -85,4 +85,3 @@ mod tests {
         assert_eq!(utc_text(0), "1970-01-01 00:00 UTC");
     }
 }
-

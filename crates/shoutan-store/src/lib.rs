@@ -50,8 +50,8 @@ use std::path::PathBuf;
 use std::str::FromStr;
 use std::sync::Arc;
 
-pub use challenge::{Challenge, ChallengeId, Joined, Joiner, NewChallenge, PlayerRef, Starting};
 pub use account::{AccountStore, SessionRow};
+pub use challenge::{Challenge, ChallengeId, Joined, Joiner, NewChallenge, PlayerRef, Starting};
 pub use error::StoreError;
 pub use event::StoredEvent;
 pub use game::{

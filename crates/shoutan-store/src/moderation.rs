@@ -363,11 +363,8 @@ pub trait ModerationStore: Send + Sync {
     async fn action(&self, id: ActionId) -> Result<Option<ActionRow>, StoreError>;
     /// The audit log: actions concerning `user` (or everyone's), newest
     /// first, at most `limit`.
-    async fn actions(
-        &self,
-        user: Option<UserId>,
-        limit: u32,
-    ) -> Result<Vec<ActionRow>, StoreError>;
+    async fn actions(&self, user: Option<UserId>, limit: u32)
+    -> Result<Vec<ActionRow>, StoreError>;
     /// Actions with an id above `after`, oldest first (for a server to
     /// enforce what another process recorded).
     async fn actions_after(&self, after: ActionId) -> Result<Vec<ActionRow>, StoreError>;

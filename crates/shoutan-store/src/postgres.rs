@@ -598,7 +598,13 @@ impl Store for PostgresStore {
             .execute(
                 "INSERT INTO sessions (token_hash, user_id, created_at, expires_at, client) \
                  VALUES ($1, $2, $3, $4, $5)",
-                &[&&s.token_hash[..], &s.user, &s.created_at, &s.expires_at, &s.client],
+                &[
+                    &&s.token_hash[..],
+                    &s.user,
+                    &s.created_at,
+                    &s.expires_at,
+                    &s.client,
+                ],
             )
             .await?;
         Ok(())

@@ -1,8 +1,8 @@
 //! [`ModerationStore`] and [`AccountStore`] on PostgreSQL.
 
-use tokio_postgres::types::ToSql;
 use deadpool_postgres::GenericClient;
 use tokio_postgres::Row;
+use tokio_postgres::types::ToSql;
 
 use super::PostgresStore;
 use crate::account::{AccountStore, SessionRow, deleted_name};
@@ -52,7 +52,10 @@ async fn actions_where(
     values: &[&(dyn ToSql + Sync)],
 ) -> Result<Vec<ActionRow>, StoreError> {
     client
-        .query(&format!("SELECT {ACTION_COLUMNS} WHERE {condition}"), values)
+        .query(
+            &format!("SELECT {ACTION_COLUMNS} WHERE {condition}"),
+            values,
+        )
         .await?
         .iter()
         .map(action_row)
@@ -76,9 +79,7 @@ fn report_row(r: &Row) -> Result<ReportRow, StoreError> {
             name: r.try_get(4)?,
         },
         game: r.try_get(5)?,
-        chat: r
-            .try_get::<_, Option<i64>>(6)?
-            .map(i64::unsigned_abs),
+        chat: r.try_get::<_, Option<i64>>(6)?.map(i64::unsigned_abs),
         reason: r.try_get(7)?,
         text: r.try_get(8)?,
         at: r.try_get(9)?,
@@ -299,12 +300,7 @@ impl ModerationStore for PostgresStore {
     }
 
     async fn actions_after(&self, after: ActionId) -> Result<Vec<ActionRow>, StoreError> {
-        actions_where(
-            &self.client().await?,
-            "a.id > $1 ORDER BY a.id",
-            &[&after],
-        )
-        .await
+        actions_where(&self.client().await?, "a.id > $1 ORDER BY a.id", &[&after]).await
     }
 
     async fn annul_rating(

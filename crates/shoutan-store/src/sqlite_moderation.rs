@@ -80,7 +80,11 @@ fn report_row(r: &Row<'_>) -> rusqlite::Result<ReportRow> {
         text: r.get(8)?,
         at: r.get(9)?,
         closed: match closed_at {
-            Some(at) => Some((at, r.get(11)?, r.get::<_, Option<String>>(12)?.unwrap_or_default())),
+            Some(at) => Some((
+                at,
+                r.get(11)?,
+                r.get::<_, Option<String>>(12)?.unwrap_or_default(),
+            )),
             None => None,
         },
     })
@@ -352,13 +356,19 @@ impl ModerationStore for SqliteStore {
     async fn blocked(&self, a: UserId, b: UserId) -> Result<bool, StoreError> {
         self.read(move |conn| {
             let sql = format!("SELECT NOT ({})", unblocked("?1", "?2"));
-            Ok(conn.prepare_cached(&sql)?.query_row(params![a, b], |r| r.get(0))?)
+            Ok(conn
+                .prepare_cached(&sql)?
+                .query_row(params![a, b], |r| r.get(0))?)
         })
         .await
     }
 }
 
-fn end_sessions(conn: &Connection, user: UserId, keep: Option<[u8; 32]>) -> Result<u64, StoreError> {
+fn end_sessions(
+    conn: &Connection,
+    user: UserId,
+    keep: Option<[u8; 32]>,
+) -> Result<u64, StoreError> {
     let ended = conn
         .prepare_cached("DELETE FROM sessions WHERE user_id = ?1 AND token_hash IS NOT ?2")?
         .execute(params![user, keep])?;
@@ -462,7 +472,13 @@ impl AccountStore for SqliteStore {
                      password_hash = '', roles = 0, deleted_at = ?5 \
                      WHERE id = ?1 AND deleted_at IS NULL",
                 )?
-                .execute(params![user, name, name_key(&name), name_skeleton(&name), at])?;
+                .execute(params![
+                    user,
+                    name,
+                    name_key(&name),
+                    name_skeleton(&name),
+                    at
+                ])?;
             if deleted != 1 {
                 return Ok(false);
             }

@@ -923,8 +923,14 @@ async fn moderation(store: &Arc<dyn Store>) {
         (report.reporter.name.as_str(), report.target.name.as_str()),
         ("victim", "troll")
     );
-    assert_eq!((report.game, report.chat, report.closed.clone()), (Some(game), Some(7), None));
-    assert_eq!(store.reports(true, 10).await.unwrap(), std::slice::from_ref(&report));
+    assert_eq!(
+        (report.game, report.chat, report.closed.clone()),
+        (Some(game), Some(7), None)
+    );
+    assert_eq!(
+        store.reports(true, 10).await.unwrap(),
+        std::slice::from_ref(&report)
+    );
 
     // A mute answering it closes it; the audit log has it, with its author.
     let mute = store
@@ -938,17 +944,28 @@ async fn moderation(store: &Arc<dyn Store>) {
     assert!(store.reports(true, 10).await.unwrap().is_empty());
     let closed = store.report(report.id).await.unwrap().unwrap().closed;
     assert_eq!(closed, Some((10_000, Some(moderator.id), "mute".into())));
-    assert!(!store.close_report(report.id, None, 11_000, "again".into()).await.unwrap());
+    assert!(
+        !store
+            .close_report(report.id, None, 11_000, "again".into())
+            .await
+            .unwrap()
+    );
 
     // A suspension ends the troll's sessions at once.
-    store.create_session(session_of(&troll, 1, "x")).await.unwrap();
+    store
+        .create_session(session_of(&troll, 1, "x"))
+        .await
+        .unwrap();
     let suspension = store
         .record_action(action(&troll, ActionKind::Suspension, Some(50_000), None))
         .await
         .unwrap();
     assert!(store.session_user([1; 32], 200).await.unwrap().is_none());
     let log = store.actions(Some(troll.id), 10).await.unwrap();
-    assert_eq!(log.iter().map(|a| a.id).collect::<Vec<_>>(), [suspension.id, mute.id]);
+    assert_eq!(
+        log.iter().map(|a| a.id).collect::<Vec<_>>(),
+        [suspension.id, mute.id]
+    );
     assert_eq!(
         Standing::of(&log, 15_000),
         Standing {
@@ -959,10 +976,26 @@ async fn moderation(store: &Arc<dyn Store>) {
     );
     // The mute runs out; the suspension is lifted (once).
     assert_eq!(Standing::of(&log, 30_000).muted_until, None);
-    let lifted = store.lift_action(suspension.id, Some(moderator.id), 30_000).await.unwrap();
+    let lifted = store
+        .lift_action(suspension.id, Some(moderator.id), 30_000)
+        .await
+        .unwrap();
     assert_eq!(lifted.unwrap().lifted, Some((30_000, Some(moderator.id))));
-    assert!(store.lift_action(suspension.id, None, 31_000).await.unwrap().is_none());
-    assert!(store.lift_action(mute.id, None, 31_000).await.unwrap().is_none(), "run out");
+    assert!(
+        store
+            .lift_action(suspension.id, None, 31_000)
+            .await
+            .unwrap()
+            .is_none()
+    );
+    assert!(
+        store
+            .lift_action(mute.id, None, 31_000)
+            .await
+            .unwrap()
+            .is_none(),
+        "run out"
+    );
     let log = store.actions(Some(troll.id), 10).await.unwrap();
     assert_eq!(Standing::of(&log, 31_000), Standing::default());
     // A warning cannot be lifted: it was said.
@@ -970,10 +1003,19 @@ async fn moderation(store: &Arc<dyn Store>) {
         .record_action(action(&troll, ActionKind::Warning, None, Some(&moderator)))
         .await
         .unwrap();
-    assert!(store.lift_action(warning.id, None, 31_000).await.unwrap().is_none());
+    assert!(
+        store
+            .lift_action(warning.id, None, 31_000)
+            .await
+            .unwrap()
+            .is_none()
+    );
     // Others see what came after a point, in order.
     let after = store.actions_after(mute.id).await.unwrap();
-    assert_eq!(after.iter().map(|a| a.id).collect::<Vec<_>>(), [suspension.id, warning.id]);
+    assert_eq!(
+        after.iter().map(|a| a.id).collect::<Vec<_>>(),
+        [suspension.id, warning.id]
+    );
     assert_eq!(store.actions(None, 2).await.unwrap()[0].id, warning.id);
 
     // An annulment takes a rated game's changes back, once.
@@ -987,8 +1029,14 @@ async fn moderation(store: &Arc<dyn Store>) {
                 winner: Some(Color::Black),
                 ended_at: 6_000,
                 ratings: Some(RatingUpdate {
-                    black: Rating { rating: 1512.5, ..NEWCOMER },
-                    white: Rating { rating: 1487.5, ..NEWCOMER },
+                    black: Rating {
+                        rating: 1512.5,
+                        ..NEWCOMER
+                    },
+                    white: Rating {
+                        rating: 1487.5,
+                        ..NEWCOMER
+                    },
                     black_standing: None,
                     white_standing: None,
                     summary: summary.into(),
@@ -999,23 +1047,53 @@ async fn moderation(store: &Arc<dyn Store>) {
     );
     let changes = [(troll.id, 12.5), (victim.id, -12.5)];
     let annulled = r#"{"annulled":true}"#.to_owned();
-    assert!(store.annul_rating(game, summary.into(), annulled.clone(), changes).await.unwrap());
-    assert!(!store.annul_rating(game, summary.into(), annulled.clone(), changes).await.unwrap());
+    assert!(
+        store
+            .annul_rating(game, summary.into(), annulled.clone(), changes)
+            .await
+            .unwrap()
+    );
+    assert!(
+        !store
+            .annul_rating(game, summary.into(), annulled.clone(), changes)
+            .await
+            .unwrap()
+    );
     for player in [&troll, &victim] {
         let after = store.user(player.id).await.unwrap().unwrap();
-        assert!((after.rating.rating - 1500.0).abs() < 1e-9, "{}", after.rating.rating);
+        assert!(
+            (after.rating.rating - 1500.0).abs() < 1e-9,
+            "{}",
+            after.rating.rating
+        );
         assert_eq!(after.rated_games, 0);
     }
-    assert_eq!(store.game(game).await.unwrap().unwrap().ratings, Some(annulled));
+    assert_eq!(
+        store.game(game).await.unwrap().unwrap().ratings,
+        Some(annulled)
+    );
 }
 
 async fn blocks_keep_players_apart(store: &Arc<dyn Store>) {
-    let (a, b, c) = (user(store, "a").await, user(store, "b").await, user(store, "c").await);
-    store.set_relation(a.id, b.id, Some(Relation::Block), 1).await.unwrap();
-    store.set_relation(a.id, c.id, Some(Relation::Mute), 1).await.unwrap();
+    let (a, b, c) = (
+        user(store, "a").await,
+        user(store, "b").await,
+        user(store, "c").await,
+    );
+    store
+        .set_relation(a.id, b.id, Some(Relation::Block), 1)
+        .await
+        .unwrap();
+    store
+        .set_relation(a.id, c.id, Some(Relation::Mute), 1)
+        .await
+        .unwrap();
     assert!(store.blocked(a.id, b.id).await.unwrap());
     assert!(store.blocked(b.id, a.id).await.unwrap(), "either way");
-    assert!(!store.blocked(a.id, c.id).await.unwrap(), "a mute is no block");
+    assert!(
+        !store.blocked(a.id, c.id).await.unwrap(),
+        "a mute is no block"
+    );
     let names = |r: Vec<(shoutan_store::PlayerRef, Relation)>| {
         r.into_iter().map(|(p, k)| (p.name, k)).collect::<Vec<_>>()
     };
@@ -1024,24 +1102,41 @@ async fn blocks_keep_players_apart(store: &Arc<dyn Store>) {
         [("b".into(), Relation::Block), ("c".into(), Relation::Mute)]
     );
     // Automatch never pairs a and b; c still meets b.
-    let waiting = store.seek(seek_of(&a, 10, 0, 40, 1_000), pair_with(&a)).await.unwrap();
+    let waiting = store
+        .seek(seek_of(&a, 10, 0, 40, 1_000), pair_with(&a))
+        .await
+        .unwrap();
     assert!(matches!(waiting, SeekOutcome::Waiting(_)));
-    let b_seek = store.seek(seek_of(&b, 10, 0, 40, 1_001), pair_with(&b)).await.unwrap();
+    let b_seek = store
+        .seek(seek_of(&b, 10, 0, 40, 1_001), pair_with(&b))
+        .await
+        .unwrap();
     assert!(matches!(b_seek, SeekOutcome::Waiting(_)), "{b_seek:?}");
-    let c_seek = store.seek(seek_of(&c, 10, 0, 40, 1_002), pair_with(&c)).await.unwrap();
-    let SeekOutcome::Paired { partner, .. } = c_seek else { panic!("{c_seek:?}") };
+    let c_seek = store
+        .seek(seek_of(&c, 10, 0, 40, 1_002), pair_with(&c))
+        .await
+        .unwrap();
+    let SeekOutcome::Paired { partner, .. } = c_seek else {
+        panic!("{c_seek:?}")
+    };
     assert_eq!(partner.user.name, "a");
     // Unblocked, they meet.
     store.set_relation(a.id, b.id, None, 2).await.unwrap();
     assert!(!store.blocked(a.id, b.id).await.unwrap());
-    let a_again = store.seek(seek_of(&a, 10, 0, 40, 1_003), pair_with(&a)).await.unwrap();
+    let a_again = store
+        .seek(seek_of(&a, 10, 0, 40, 1_003), pair_with(&a))
+        .await
+        .unwrap();
     assert!(matches!(a_again, SeekOutcome::Paired { ref partner, .. } if partner.user.name == "b"));
 }
 
 async fn account_self_service(store: &Arc<dyn Store>) {
     let player = user(store, "Player").await;
     for (token, client) in [(1, "Firefox"), (2, "Chromium"), (3, "phone")] {
-        store.create_session(session_of(&player, token, client)).await.unwrap();
+        store
+            .create_session(session_of(&player, token, client))
+            .await
+            .unwrap();
     }
     let listed = store.sessions(player.id, 500).await.unwrap();
     assert_eq!(
@@ -1049,45 +1144,110 @@ async fn account_self_service(store: &Arc<dyn Store>) {
         ["phone", "Chromium", "Firefox"]
     );
     // A new password keeps the session it was set from, only.
-    assert!(store.set_password(player.id, "new hash".into(), Some([2; 32])).await.unwrap());
-    assert_eq!(store.user(player.id).await.unwrap().unwrap().password_hash, "new hash");
+    assert!(
+        store
+            .set_password(player.id, "new hash".into(), Some([2; 32]))
+            .await
+            .unwrap()
+    );
+    assert_eq!(
+        store.user(player.id).await.unwrap().unwrap().password_hash,
+        "new hash"
+    );
     assert!(store.session_user([1; 32], 500).await.unwrap().is_none());
     assert!(store.session_user([2; 32], 500).await.unwrap().is_some());
-    store.create_session(session_of(&player, 4, "tablet")).await.unwrap();
-    assert_eq!(store.end_sessions(player.id, Some([4; 32])).await.unwrap(), 1);
+    store
+        .create_session(session_of(&player, 4, "tablet"))
+        .await
+        .unwrap();
+    assert_eq!(
+        store.end_sessions(player.id, Some([4; 32])).await.unwrap(),
+        1
+    );
     assert_eq!(store.sessions(player.id, 500).await.unwrap().len(), 1);
 
     // A reset code: once, before it expires; a second code replaces the first.
-    store.create_reset_code(player.id, [9; 32], 2_000).await.unwrap();
-    store.create_reset_code(player.id, [10; 32], 2_000).await.unwrap();
-    assert_eq!(store.use_reset_code([9; 32], 1_000, "x".into()).await.unwrap(), None);
-    assert_eq!(store.use_reset_code([10; 32], 2_000, "x".into()).await.unwrap(), None, "expired");
-    store.create_reset_code(player.id, [11; 32], 2_000).await.unwrap();
+    store
+        .create_reset_code(player.id, [9; 32], 2_000)
+        .await
+        .unwrap();
+    store
+        .create_reset_code(player.id, [10; 32], 2_000)
+        .await
+        .unwrap();
     assert_eq!(
-        store.use_reset_code([11; 32], 1_999, "reset hash".into()).await.unwrap(),
+        store
+            .use_reset_code([9; 32], 1_000, "x".into())
+            .await
+            .unwrap(),
+        None
+    );
+    assert_eq!(
+        store
+            .use_reset_code([10; 32], 2_000, "x".into())
+            .await
+            .unwrap(),
+        None,
+        "expired"
+    );
+    store
+        .create_reset_code(player.id, [11; 32], 2_000)
+        .await
+        .unwrap();
+    assert_eq!(
+        store
+            .use_reset_code([11; 32], 1_999, "reset hash".into())
+            .await
+            .unwrap(),
         Some(player.id)
     );
-    assert_eq!(store.use_reset_code([11; 32], 1_999, "y".into()).await.unwrap(), None);
-    assert_eq!(store.user(player.id).await.unwrap().unwrap().password_hash, "reset hash");
-    assert!(store.sessions(player.id, 500).await.unwrap().is_empty(), "all ended");
+    assert_eq!(
+        store
+            .use_reset_code([11; 32], 1_999, "y".into())
+            .await
+            .unwrap(),
+        None
+    );
+    assert_eq!(
+        store.user(player.id).await.unwrap().unwrap().password_hash,
+        "reset hash"
+    );
+    assert!(
+        store.sessions(player.id, 500).await.unwrap().is_empty(),
+        "all ended"
+    );
 
     // Deletion: the games stay, under an anonymous name; the name is free.
     let other = user(store, "other").await;
     let game = game(store, &player, &other, 19, 3_000).await;
-    store.set_relation(other.id, player.id, Some(Relation::Block), 1).await.unwrap();
-    store.create_session(session_of(&player, 5, "x")).await.unwrap();
+    store
+        .set_relation(other.id, player.id, Some(Relation::Block), 1)
+        .await
+        .unwrap();
+    store
+        .create_session(session_of(&player, 5, "x"))
+        .await
+        .unwrap();
     assert!(store.delete_account(player.id, 4_000).await.unwrap());
     assert!(!store.delete_account(player.id, 4_001).await.unwrap());
     let gone = store.user(player.id).await.unwrap().unwrap();
     assert_eq!(gone.name, format!("deleted-{}", player.id));
     assert_eq!(gone.password_hash, "");
-    assert_eq!(store.game(game).await.unwrap().unwrap().black.name, gone.name);
+    assert_eq!(
+        store.game(game).await.unwrap().unwrap().black.name,
+        gone.name
+    );
     assert!(store.session_user([5; 32], 500).await.unwrap().is_none());
     assert!(store.relations(other.id).await.unwrap().is_empty());
     assert!(store.search_users("deleted", 10).await.unwrap().is_empty());
     assert!(store.user_by_name("Player").await.unwrap().is_none());
     user(store, "Player").await;
-    assert!(!store.set_password(player.id, "z".into(), None).await.unwrap());
+    assert!(
+        !store
+            .set_password(player.id, "z".into(), None)
+            .await
+            .unwrap()
+    );
 }
 
 async fn reopening_keeps_data_and_migrates_once(backend: &Backend) {

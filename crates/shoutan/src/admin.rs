@@ -125,9 +125,8 @@ async fn player(store: &Arc<dyn Store>, name: &str) -> anyhow::Result<User> {
 }
 
 fn role(word: &str) -> anyhow::Result<Role> {
-    Role::parse(word).with_context(|| {
-        format!("{word:?} is no role: administrator, moderator or arbiter")
-    })
+    Role::parse(word)
+        .with_context(|| format!("{word:?} is no role: administrator, moderator or arbiter"))
 }
 
 async fn command(store: &Arc<dyn Store>, command: AdminCommand) -> anyhow::Result<ExitCode> {
@@ -258,7 +257,10 @@ async fn set_role(
         );
         return Ok(ExitCode::SUCCESS);
     }
-    if !store.set_roles(user.id, user.roles.with(role, held)).await? {
+    if !store
+        .set_roles(user.id, user.roles.with(role, held))
+        .await?
+    {
         bail!("{} is gone", user.name);
     }
     println!(
@@ -277,7 +279,11 @@ fn entry(row: &ActionRow) -> String {
         .until
         .map(|u| format!(" until {}", shoutan_server::time::utc_text(u)))
         .unwrap_or_default();
-    let lifted = if row.lifted.is_some() { " [lifted]" } else { "" };
+    let lifted = if row.lifted.is_some() {
+        " [lifted]"
+    } else {
+        ""
+    };
     format!(
         "#{} {} {} {}{until} by {by}: {}{lifted}",
         row.id,

@@ -91,7 +91,10 @@ async fn game_until(player: &Player, id: i64, what: &str, check: impl Fn(&Value)
         if check(&game) {
             return game;
         }
-        assert!(started.elapsed() < Duration::from_secs(10), "{what}: {game}");
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "{what}: {game}"
+        );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }
@@ -103,7 +106,9 @@ async fn a_reported_chat_line_is_muted_from_the_queue(site: Site) {
         .ok(json!({"type": "chat", "text": "you play like a fish"}))
         .await;
     let line = insult["v"].as_u64().unwrap();
-    sockets[1].ok(json!({"type": "chat", "text": "be polite"})).await;
+    sockets[1]
+        .ok(json!({"type": "chat", "text": "be polite"}))
+        .await;
 
     // Bad reports change nothing.
     for (body, code) in [
@@ -129,13 +134,19 @@ async fn a_reported_chat_line_is_muted_from_the_queue(site: Site) {
 
     // Only moderators read the queue.
     let (status, refused) = bai.send("GET", "/api/moderation/reports", None).await;
-    assert_eq!((status, refused["error"].as_str()), (403, Some("not_moderator")));
+    assert_eq!(
+        (status, refused["error"].as_str()),
+        (403, Some("not_moderator"))
+    );
     let moderator = Player::register(&server.base, "guan").await;
     granted(&site, "guan", "moderator");
     let (_, queue) = moderator.send("GET", "/api/moderation/reports", None).await;
     let queued = &queue.as_array().unwrap()[0];
     assert_eq!(queued["id"], report["id"]);
-    assert_eq!((queued["player"].as_str(), queued["reporter"].as_str()), (Some("hei"), Some("bai")));
+    assert_eq!(
+        (queued["player"].as_str(), queued["reporter"].as_str()),
+        (Some("hei"), Some("bai"))
+    );
     assert_eq!(queued["sgf"], format!("/api/games/{id}/sgf"));
     let context: Vec<&str> = queued["context"]
         .as_array()
@@ -157,7 +168,10 @@ async fn a_reported_chat_line_is_muted_from_the_queue(site: Site) {
         .send("POST", "/api/moderation/actions", Some(timed))
         .await;
     assert_eq!(status, 201, "{action}");
-    assert_eq!((action["by"].as_str(), action["holds"].as_bool()), (Some("guan"), Some(true)));
+    assert_eq!(
+        (action["by"].as_str(), action["holds"].as_bool()),
+        (Some("guan"), Some(true))
+    );
     let (_, queue) = moderator.send("GET", "/api/moderation/reports", None).await;
     assert_eq!(queue, json!([]));
     let refused = sockets[0]
@@ -165,7 +179,13 @@ async fn a_reported_chat_line_is_muted_from_the_queue(site: Site) {
         .await
         .unwrap_err();
     assert_eq!(refused["code"], "muted");
-    assert!(refused["message"].as_str().unwrap().contains("insults in chat"), "{refused}");
+    assert!(
+        refused["message"]
+            .as_str()
+            .unwrap()
+            .contains("insults in chat"),
+        "{refused}"
+    );
     // He may still play, and read what he was told.
     sockets[0].play("G7").await;
     let (_, notices) = hei.send("GET", "/api/me/notices", None).await;
@@ -189,7 +209,9 @@ async fn a_reported_chat_line_is_muted_from_the_queue(site: Site) {
         )
         .await;
     assert_eq!((status, lifted["holds"].as_bool()), (200, Some(false)));
-    sockets[0].ok(json!({"type": "chat", "text": "sorry"})).await;
+    sockets[0]
+        .ok(json!({"type": "chat", "text": "sorry"}))
+        .await;
 }
 
 async fn moderators_cannot_act_on_administrators_or_each_other(site: Site) {
@@ -206,7 +228,10 @@ async fn moderators_cannot_act_on_administrators_or_each_other(site: Site) {
     let (ok, said) = site.admin(&["grant", "ghost", "moderator"]);
     assert!(!ok && said.contains("no player"), "{said}");
     let (ok, said) = site.admin(&["staff"]);
-    assert!(ok && said.contains("boss\tadministrator") && said.contains("first\tmoderator"), "{said}");
+    assert!(
+        ok && said.contains("boss\tadministrator") && said.contains("first\tmoderator"),
+        "{said}"
+    );
 
     for target in ["boss", "second", "first"] {
         let (status, refused) = first
@@ -216,7 +241,11 @@ async fn moderators_cannot_act_on_administrators_or_each_other(site: Site) {
                 Some(json!({"player": target, "kind": "warning", "reason": "test"})),
             )
             .await;
-        assert_eq!((status, refused["error"].as_str()), (403, Some("protected")), "{target}");
+        assert_eq!(
+            (status, refused["error"].as_str()),
+            (403, Some("protected")),
+            "{target}"
+        );
     }
     let (_, warning) = first
         .send(
@@ -227,7 +256,10 @@ async fn moderators_cannot_act_on_administrators_or_each_other(site: Site) {
         .await;
     let lift = format!("/api/moderation/actions/{}/lift", warning["id"]);
     let (status, refused) = second.send("POST", &lift, None).await;
-    assert_eq!((status, refused["error"].as_str()), (403, Some("protected")));
+    assert_eq!(
+        (status, refused["error"].as_str()),
+        (403, Some("protected"))
+    );
     let (_, log) = first.send("GET", "/api/moderation/actions", None).await;
     assert_eq!(log.as_array().unwrap().len(), 1, "{log}");
     let (status, _) = first.send("POST", &lift, None).await;
@@ -239,32 +271,63 @@ async fn moderators_cannot_act_on_administrators_or_each_other(site: Site) {
 async fn a_suspension_forfeits_games_and_keeps_the_player_out(site: Site) {
     let server = site.serve();
     let (hei, bai, id, _sockets) = a_game_played(&server.base, &["E5", "C3", "G5"]).await;
-    let (ok, said) = site.admin(&["suspend", "hei", "--for", "2d", "--reason", "escaping games"]);
+    let (ok, said) = site.admin(&[
+        "suspend",
+        "hei",
+        "--for",
+        "2d",
+        "--reason",
+        "escaping games",
+    ]);
     assert!(ok && said.contains("suspension hei until"), "{said}");
     let (ok, said) = site.admin(&["suspend", "hei", "--for", "2y", "--reason", "x"]);
     assert!(!ok, "{said}");
 
     // The running server reads it from the log: hei forfeits (不战负).
-    let game = game_until(&bai, id, "the forfeit", |g| g["state"]["result"].is_object()).await;
+    let game = game_until(&bai, id, "the forfeit", |g| {
+        g["state"]["result"].is_object()
+    })
+    .await;
     assert_eq!(game["state"]["result"]["international"], "W+F", "{game}");
     let (status, _) = hei.send("GET", "/api/session", None).await;
     assert_eq!(status, 401, "his sessions ended");
-    let (status, refused) = login(&server.base, "hei", "crash test").await.err().unwrap();
-    assert_eq!((status, refused["error"].as_str()), (403, Some("suspended")));
-    assert!(refused["message"].as_str().unwrap().contains("escaping games"), "{refused}");
+    let (status, refused) = login(&server.base, "hei", "crash test")
+        .await
+        .err()
+        .unwrap();
+    assert_eq!(
+        (status, refused["error"].as_str()),
+        (403, Some("suspended"))
+    );
+    assert!(
+        refused["message"]
+            .as_str()
+            .unwrap()
+            .contains("escaping games"),
+        "{refused}"
+    );
     // A wrong password learns nothing of it.
     let (status, refused) = login(&server.base, "hei", "wrong one").await.err().unwrap();
-    assert_eq!((status, refused["error"].as_str()), (401, Some("bad_credentials")));
+    assert_eq!(
+        (status, refused["error"].as_str()),
+        (401, Some("bad_credentials"))
+    );
 
     let (ok, said) = site.admin(&["lift", "hei"]);
     assert!(ok && said.contains("lifted"), "{said}");
     login(&server.base, "hei", "crash test").await.unwrap();
     let (ok, said) = site.admin(&["ban", "hei", "--reason", "cheating with an engine"]);
     assert!(ok, "{said}");
-    let (status, refused) = login(&server.base, "hei", "crash test").await.err().unwrap();
+    let (status, refused) = login(&server.base, "hei", "crash test")
+        .await
+        .err()
+        .unwrap();
     assert_eq!((status, refused["error"].as_str()), (403, Some("banned")));
     let (ok, log) = site.admin(&["log", "hei"]);
-    assert!(ok && log.lines().count() == 2 && log.contains("[lifted]"), "{log}");
+    assert!(
+        ok && log.lines().count() == 2 && log.contains("[lifted]"),
+        "{log}"
+    );
 }
 
 async fn a_rated_game_is_annulled_once(site: Site) {
@@ -281,7 +344,10 @@ async fn a_rated_game_is_annulled_once(site: Site) {
         assert!(started.elapsed() < Duration::from_secs(10), "{me}");
         tokio::time::sleep(Duration::from_millis(50)).await;
     };
-    assert!(before["rating"]["rating"].as_f64().unwrap() > 1500.0, "{before}");
+    assert!(
+        before["rating"]["rating"].as_f64().unwrap() > 1500.0,
+        "{before}"
+    );
     let moderator = Player::register(&server.base, "guan").await;
     granted(&site, "guan", "moderator");
     let annul = json!({"player": "bai", "kind": "annulment", "game": id, "reason": "sandbagging"});
@@ -294,11 +360,17 @@ async fn a_rated_game_is_annulled_once(site: Site) {
         assert_eq!(me["rated_games"], 0, "{me}");
     }
     let (_, after) = hei.send("GET", "/api/session", None).await;
-    assert!(after["rating"]["rating"].as_f64() < before["rating"]["rating"].as_f64(), "{after}");
+    assert!(
+        after["rating"]["rating"].as_f64() < before["rating"]["rating"].as_f64(),
+        "{after}"
+    );
     let (status, again) = moderator
         .send("POST", "/api/moderation/actions", Some(annul))
         .await;
-    assert_eq!((status, again["error"].as_str()), (409, Some("not_annullable")));
+    assert_eq!(
+        (status, again["error"].as_str()),
+        (409, Some("not_annullable"))
+    );
     let (_, unknown) = moderator
         .send(
             "POST",
@@ -308,7 +380,10 @@ async fn a_rated_game_is_annulled_once(site: Site) {
         .await;
     assert_eq!(unknown["error"], "bad_action");
     let (_, notices) = bai.send("GET", "/api/me/notices", None).await;
-    assert_eq!((notices[0]["kind"].as_str(), notices[0]["game"].as_i64()), (Some("annulment"), Some(id)));
+    assert_eq!(
+        (notices[0]["kind"].as_str(), notices[0]["game"].as_i64()),
+        (Some("annulment"), Some(id))
+    );
 }
 
 async fn a_block_stops_challenges_both_ways(site: Site) {
@@ -316,15 +391,27 @@ async fn a_block_stops_challenges_both_ways(site: Site) {
     let a = Player::register(&server.base, "aa").await;
     let b = Player::register(&server.base, "bb").await;
     let (status, _) = a
-        .send("PUT", "/api/me/relations/bb", Some(json!({"kind": "block"})))
+        .send(
+            "PUT",
+            "/api/me/relations/bb",
+            Some(json!({"kind": "block"})),
+        )
         .await;
     assert_eq!(status, 204);
     let (_, bad) = a
-        .send("PUT", "/api/me/relations/aa", Some(json!({"kind": "block"})))
+        .send(
+            "PUT",
+            "/api/me/relations/aa",
+            Some(json!({"kind": "block"})),
+        )
         .await;
     assert_eq!(bad["error"], "bad_relation");
     let (_, bad) = a
-        .send("PUT", "/api/me/relations/bb", Some(json!({"kind": "ignore"})))
+        .send(
+            "PUT",
+            "/api/me/relations/bb",
+            Some(json!({"kind": "ignore"})),
+        )
         .await;
     assert_eq!(bad["error"], "bad_relation");
     let (_, relations) = a.send("GET", "/api/me/relations", None).await;
@@ -366,9 +453,16 @@ async fn players_manage_their_accounts(site: Site) {
             Some(json!({"old": "wrong one", "new": "a new secret"})),
         )
         .await;
-    assert_eq!((status, refused["error"].as_str()), (401, Some("bad_credentials")));
+    assert_eq!(
+        (status, refused["error"].as_str()),
+        (401, Some("bad_credentials"))
+    );
     let (_, short) = hei
-        .send("POST", "/api/me/password", Some(json!({"old": "crash test", "new": "short"})))
+        .send(
+            "POST",
+            "/api/me/password",
+            Some(json!({"old": "crash test", "new": "short"})),
+        )
         .await;
     assert_eq!(short["error"], "bad_password");
     let (status, _) = hei
@@ -389,9 +483,16 @@ async fn players_manage_their_accounts(site: Site) {
     // A forgotten password: the operator's code, once.
     let (ok, code) = site.admin(&["reset-password", "hei"]);
     assert!(ok, "{code}");
-    let code = code.lines().next().unwrap().to_lowercase().replace('-', " ");
+    let code = code
+        .lines()
+        .next()
+        .unwrap()
+        .to_lowercase()
+        .replace('-', " ");
     let reset = json!({"code": code, "password": "from the code"});
-    let (status, _) = bai.send("POST", "/api/password-reset", Some(reset.clone())).await;
+    let (status, _) = bai
+        .send("POST", "/api/password-reset", Some(reset.clone()))
+        .await;
     assert_eq!(status, 204);
     let (status, used) = bai.send("POST", "/api/password-reset", Some(reset)).await;
     assert_eq!((status, used["error"].as_str()), (400, Some("bad_code")));
@@ -400,13 +501,29 @@ async fn players_manage_their_accounts(site: Site) {
 
     // Deletion waits for the game to end.
     let (status, refused) = hei
-        .send("DELETE", "/api/me", Some(json!({"password": "from the code"})))
+        .send(
+            "DELETE",
+            "/api/me",
+            Some(json!({"password": "from the code"})),
+        )
         .await;
-    assert_eq!((status, refused["error"].as_str()), (409, Some("games_in_play")));
+    assert_eq!(
+        (status, refused["error"].as_str()),
+        (409, Some("games_in_play"))
+    );
     sockets[1].ok(json!({"type": "resign"})).await;
     let started = Instant::now();
-    while !hei.send("GET", "/api/players/hei/games", None).await.1.to_string().contains("B+R") {
-        assert!(started.elapsed() < Duration::from_secs(10), "the result is never stored");
+    while !hei
+        .send("GET", "/api/players/hei/games", None)
+        .await
+        .1
+        .to_string()
+        .contains("B+R")
+    {
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the result is never stored"
+        );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 
@@ -423,7 +540,10 @@ async fn players_manage_their_accounts(site: Site) {
     let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes.to_vec())).unwrap();
     let read = |zip: &mut zip::ZipArchive<_>, name: &str| {
         let mut text = String::new();
-        zip.by_name(name).unwrap().read_to_string(&mut text).unwrap();
+        zip.by_name(name)
+            .unwrap()
+            .read_to_string(&mut text)
+            .unwrap();
         text
     };
     assert!(read(&mut zip, "profile.json").contains("\"name\": \"hei\""));
@@ -437,13 +557,23 @@ async fn players_manage_their_accounts(site: Site) {
         .await;
     assert_eq!(status, 401);
     let (status, _) = hei
-        .send("DELETE", "/api/me", Some(json!({"password": "from the code"})))
+        .send(
+            "DELETE",
+            "/api/me",
+            Some(json!({"password": "from the code"})),
+        )
         .await;
     assert_eq!(status, 204);
-    let (status, _) = login(&server.base, "hei", "from the code").await.err().unwrap();
+    let (status, _) = login(&server.base, "hei", "from the code")
+        .await
+        .err()
+        .unwrap();
     assert_eq!(status, 401);
     let game = bai.game(id).await;
-    let black = game["settings"]["black"]["name"].as_str().unwrap_or_default().to_owned();
+    let black = game["settings"]["black"]["name"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
     let (_, found) = bai.send("GET", "/api/players?q=hei", None).await;
     assert_eq!(found, json!([]), "the name is free and unlisted ({black})");
     let (_, archive) = bai.send("GET", "/api/players/bai/games", None).await;

@@ -244,17 +244,19 @@ mod tests {
     async fn a_place_given_up_leaves_the_line_and_the_queue_has_a_bound() {
         let queue = Arc::new(FairQueue::new(1, 2, 10));
         let running = queue.turn(address(1)).await.unwrap();
-        let gave_up = tokio::time::timeout(
-            std::time::Duration::from_millis(10),
-            queue.turn(address(2)),
-        )
-        .await;
+        let gave_up =
+            tokio::time::timeout(std::time::Duration::from_millis(10), queue.turn(address(2)))
+                .await;
         assert!(gave_up.is_err());
         let (a, b) = (Arc::clone(&queue), Arc::clone(&queue));
         let second = tokio::spawn(async move { a.turn(address(3)).await.map(drop) });
         let third = tokio::spawn(async move { b.turn(address(4)).await.map(drop) });
         tokio::task::yield_now().await;
-        assert_eq!(queue.turn(address(5)).await.err(), Some(Full), "two wait: full");
+        assert_eq!(
+            queue.turn(address(5)).await.err(),
+            Some(Full),
+            "two wait: full"
+        );
         drop(running);
         second.await.unwrap().unwrap();
         third.await.unwrap().unwrap();

@@ -138,7 +138,13 @@ impl Hasher {
         let mut salt = [0u8; SALT_LEN];
         getrandom::fill(&mut salt).map_err(failed)?;
         let hash = self
-            .run(address, params.clone(), Version::V0x13, salt.to_vec(), password)
+            .run(
+                address,
+                params.clone(),
+                Version::V0x13,
+                salt.to_vec(),
+                password,
+            )
             .await?;
         let salt = SaltString::encode_b64(&salt).map_err(failed)?;
         let output = Output::new(&hash).map_err(failed)?;

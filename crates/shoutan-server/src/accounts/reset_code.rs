@@ -48,7 +48,10 @@ mod tests {
         let code = new_code().unwrap();
         assert_eq!(code.len(), 19);
         assert_eq!(code.matches('-').count(), 3);
-        assert!(code.chars().all(|c| c == '-' || DIGITS.contains(&(c as u8))));
+        assert!(
+            code.chars()
+                .all(|c| c == '-' || DIGITS.contains(&(c as u8)))
+        );
         assert!(!code.contains(['I', 'L', 'O', 'U']));
         assert_ne!(code, new_code().unwrap());
         let typed = code.replace('-', " ").to_lowercase();

@@ -12,8 +12,8 @@ use axum::extract::{Path, Query, State};
 use axum::response::Response;
 use futures_util::SinkExt;
 use serde::Deserialize;
-use shoutan_store::Store;
 use shoutan_clock::Millis;
+use shoutan_store::Store;
 use tokio::sync::broadcast;
 use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 
@@ -290,8 +290,7 @@ impl Connection {
         let Some((user, _)) = self.who.user else {
             return Ok(false);
         };
-        match crate::moderation::chat_refusal(&*self.store, user, crate::time::now_millis()).await
-        {
+        match crate::moderation::chat_refusal(&*self.store, user, crate::time::now_millis()).await {
             Ok(()) => Ok(false),
             Err(e) => {
                 self.send_text(ErrorFrame::new(id, e.code, e.message).to_json())

@@ -45,7 +45,11 @@ async fn confirm(
     password: String,
 ) -> Result<(), ApiError> {
     app.login_throttle
-        .attempt(&shoutan_store::name_key(&user.name), address, Instant::now())
+        .attempt(
+            &shoutan_store::name_key(&user.name),
+            address,
+            Instant::now(),
+        )
         .map_err(|wait| ApiError::rate_limited(wait.as_secs() + 1))?;
     if app
         .hasher
@@ -75,7 +79,10 @@ pub async fn change_password(
     if app.store.set_password(user.id, hash, keep).await? {
         Ok(StatusCode::NO_CONTENT)
     } else {
-        Err(ApiError::conflict(ErrorCode::AccountGone, "the account is gone"))
+        Err(ApiError::conflict(
+            ErrorCode::AccountGone,
+            "the account is gone",
+        ))
     }
 }
 

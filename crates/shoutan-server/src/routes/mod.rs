@@ -72,7 +72,11 @@ fn table() -> Vec<(Route, MethodRouter<AppState>)> {
         r(Method::GET, "/api/me/notices", get(me::notices)),
         r(Method::GET, "/api/me/export", get(me::export)),
         r(Method::DELETE, "/api/me", delete(me::delete_account)),
-        r(Method::POST, "/api/password-reset", post(me::reset_password)),
+        r(
+            Method::POST,
+            "/api/password-reset",
+            post(me::reset_password),
+        ),
         r(Method::POST, "/api/reports", post(moderation::report)),
         r(
             Method::GET,
@@ -84,11 +88,7 @@ fn table() -> Vec<(Route, MethodRouter<AppState>)> {
             "/api/moderation/reports/{id}/dismiss",
             post(moderation::dismiss),
         ),
-        r(
-            Method::GET,
-            "/api/moderation/actions",
-            get(moderation::log),
-        ),
+        r(Method::GET, "/api/moderation/actions", get(moderation::log)),
         r(
             Method::POST,
             "/api/moderation/actions",

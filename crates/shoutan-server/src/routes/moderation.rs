@@ -221,10 +221,7 @@ pub async fn queue(
     Params(query): Params<QueueQuery>,
 ) -> Result<Json<Vec<ReportView>>, ApiError> {
     must_moderate(&user)?;
-    let rows = app
-        .store
-        .reports(!query.all.unwrap_or(false), PAGE)
-        .await?;
+    let rows = app.store.reports(!query.all.unwrap_or(false), PAGE).await?;
     let mut out = Vec::with_capacity(rows.len());
     for row in rows {
         let context = match row.game {

@@ -214,7 +214,10 @@ async fn a_swiss_of_six_over_three_rounds(backend: Backend) {
     // or not.
     let referee = server.player("referee", "1d").await;
     let before = referee
-        .post(&format!("/api/events/{id}/players"), json!({"name": "Ghost"}))
+        .post(
+            &format!("/api/events/{id}/players"),
+            json!({"name": "Ghost"}),
+        )
         .await;
     assert_eq!(before.json["error"], "not_arbiter");
     let account = server.store.user_by_name("referee").await.unwrap().unwrap();
