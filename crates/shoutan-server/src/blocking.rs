@@ -1,12 +1,18 @@
 //! A bounded share of the machine for blocking work that clients trigger
 //! (dead-stone estimates when counting opens, position judgements,
 //! reviews): at most `size` jobs run at once, on threads of the pool's own
-//! at the lowest CPU priority, at most `queue` more wait, and beyond that
+//! at the lowest CPU priority (Linux's idle policy), at most `queue` more wait, and beyond that
 //! a job is refused at once instead of piling up.
 //!
 //! The low priority is what keeps live play at pace: an estimate of 60–80
 //! ms of CPU on 19×19 yields the core to every game actor and socket that
-//! wants it, and takes only what they leave.
+//! wants it, and takes only what they leave. A pool may also keep to a
+//! share of its threads' time ([`BlockingPool::with_share`]): after each
+//! job its thread rests in proportion, so a sustained flood of such work
+//! takes at most that share of a core, even from what the scheduler would
+//! give it (a database server on the same machine, in another scheduling
+//! group, competes with the whole process, idle threads included), while
+//! one job alone is never delayed.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -59,14 +65,26 @@ impl BlockingPool {
     /// When the system refuses to start a thread.
     #[must_use]
     pub fn new(name: &str, size: usize, queue: usize) -> BlockingPool {
+        BlockingPool::with_share(name, size, queue, 1.0)
+    }
+
+    /// As [`BlockingPool::new`], each thread working at most `share` (0 to
+    /// 1) of its time: after a job of `t`, it rests `t × (1 − share) /
+    /// share` before the next.
+    ///
+    /// # Panics
+    /// When the system refuses to start a thread.
+    #[must_use]
+    pub fn with_share(name: &str, size: usize, queue: usize, share: f64) -> BlockingPool {
         let size = size.max(1);
+        let rest_per_work = (1.0 - share.clamp(0.01, 1.0)) / share.clamp(0.01, 1.0);
         let (jobs, waiting) = mpsc::channel::<Job>();
         let waiting = Arc::new(Mutex::new(waiting));
         for n in 0..size {
             let waiting = Arc::clone(&waiting);
             std::thread::Builder::new()
                 .name(format!("{name}-{n}"))
-                .spawn(move || work(&waiting))
+                .spawn(move || work(&waiting, rest_per_work))
                 .unwrap_or_else(|e| panic!("cannot start a {name} thread: {e}"));
         }
         BlockingPool {
@@ -134,8 +152,8 @@ impl BlockingPool {
 }
 
 /// A pool thread: lowers its own priority, then runs jobs until the pool
-/// is dropped.
-fn work(waiting: &Mutex<mpsc::Receiver<Job>>) {
+/// is dropped, resting `rest_per_work` of each job's time after it.
+fn work(waiting: &Mutex<mpsc::Receiver<Job>>, rest_per_work: f64) {
     crate::priority::lower_this_thread(Behind::Far);
     loop {
         let next = match waiting.lock() {
@@ -143,7 +161,13 @@ fn work(waiting: &Mutex<mpsc::Receiver<Job>>) {
             Err(_) => return,
         };
         match next {
-            Ok(job) => job(),
+            Ok(job) => {
+                let started = std::time::Instant::now();
+                job();
+                if rest_per_work > 0.0 {
+                    std::thread::sleep(started.elapsed().mul_f64(rest_per_work));
+                }
+            }
             Err(_) => return,
         }
     }
@@ -213,10 +237,30 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_pool_keeps_to_its_share_by_resting_after_each_job() {
+        let pool = BlockingPool::with_share("test", 1, 4, 0.5);
+        let job = || {
+            let started = std::time::Instant::now();
+            std::thread::sleep(Duration::from_millis(30));
+            (started, std::time::Instant::now())
+        };
+        let (_, first_ended) = pool.run(job).await.unwrap();
+        let (second_started, _) = pool.run(job).await.unwrap();
+        // Half the time: a job of 30 ms, then 30 ms of rest.
+        assert!(
+            second_started.duration_since(first_ended) >= Duration::from_millis(29),
+            "{:?}",
+            second_started.duration_since(first_ended)
+        );
+    }
+
+    #[tokio::test]
     async fn jobs_run_far_behind_live_play_and_a_panic_is_busy() {
         let pool = BlockingPool::new("test", 1, 1);
-        let nice = pool.run(crate::priority::nice_of_this_thread).await;
-        assert_eq!(nice, Ok(Some(Behind::Far.nice())));
+        let far = pool
+            .run(|| crate::priority::this_thread_is(Behind::Far))
+            .await;
+        assert_eq!(far, Ok(true), "SCHED_IDLE");
         let panicked = pool.run(|| panic!("a job that fails")).await;
         assert!(matches!(panicked, Err(Busy { .. })));
         assert_eq!(pool.run(|| 7).await, Ok(7), "the thread survives a panic");

@@ -25,6 +25,8 @@ pub const USES_PER_GAME: u32 = 3;
 const WORKERS: usize = 1;
 /// Judgements that may wait.
 const QUEUED: usize = 32;
+/// The share of a core judgements take at most while they keep coming.
+const SHARE: f64 = 0.25;
 
 /// What the judgement says.
 #[derive(Clone, Debug, Serialize)]
@@ -75,7 +77,7 @@ impl Judgements {
     #[must_use]
     pub fn new(network: Arc<Network>) -> Judgements {
         Judgements {
-            pool: BlockingPool::new("judgement", WORKERS, QUEUED),
+            pool: BlockingPool::with_share("judgement", WORKERS, QUEUED, SHARE),
             network,
             uses: Mutex::new(HashMap::new()),
         }

@@ -113,6 +113,8 @@ pub struct App {
     pub hasher: Hasher,
     /// Data exports per player (each reads every game he played).
     pub export_per_user: RateLimiter,
+    /// Reports per player (each waits for a moderator).
+    pub reports_per_user: RateLimiter,
     /// Ends the games of players suspended or banned.
     pub enforcer: Arc<moderation::Enforcer>,
     /// The last check that the store takes writes.
@@ -217,6 +219,10 @@ pub async fn start(store: Arc<dyn Store>, config: ServerConfig) -> Result<AppSta
         export_per_user: RateLimiter::new(accounts::rate_limit::Limit::new(
             3,
             std::time::Duration::from_secs(600),
+        )),
+        reports_per_user: RateLimiter::new(accounts::rate_limit::Limit::new(
+            10,
+            std::time::Duration::from_secs(60),
         )),
         enforcer,
         storage: health::StorageProbe::default(),

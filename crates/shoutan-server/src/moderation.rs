@@ -11,7 +11,6 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::http::StatusCode;
 use shoutan_rules::{Color, GameResult, WinBy};
 use shoutan_store::moderation::{ActionId, ReportId};
 use shoutan_store::{
@@ -259,7 +258,7 @@ pub async fn lift(
 const ACTIONS_READ: u32 = 1000;
 
 /// What holds against `user` at `now`, with the actions it comes from.
-pub async fn standing(
+async fn standing(
     store: &dyn Store,
     user: i64,
     now: i64,
@@ -280,12 +279,17 @@ fn reason_of(actions: &[ActionRow], kind: ActionKind, now: i64) -> String {
 /// Why `user` may not log in or play at `now`, if he may not.
 pub async fn exclusion(store: &dyn Store, user: i64, now: i64) -> Result<(), ApiError> {
     let (standing, actions) = standing(store, user, now).await?;
+    excluded(standing, &actions, now)
+}
+
+/// Why a suspended or banned player may not log in, play or chat.
+fn excluded(standing: Standing, actions: &[ActionRow], now: i64) -> Result<(), ApiError> {
     if standing.banned {
         return Err(ApiError::forbidden(
             ErrorCode::Banned,
             format!(
                 "this account is banned: {}",
-                reason_of(&actions, ActionKind::Ban, now)
+                reason_of(actions, ActionKind::Ban, now)
             ),
         ));
     }
@@ -295,7 +299,7 @@ pub async fn exclusion(store: &dyn Store, user: i64, now: i64) -> Result<(), Api
             format!(
                 "this account is suspended until {}: {}",
                 crate::time::utc_text(until),
-                reason_of(&actions, ActionKind::Suspension, now)
+                reason_of(actions, ActionKind::Suspension, now)
             ),
         ));
     }
@@ -304,12 +308,11 @@ pub async fn exclusion(store: &dyn Store, user: i64, now: i64) -> Result<(), Api
 
 /// Why `user` may not chat at `now`, if he may not (muted, or kept out).
 pub async fn chat_refusal(store: &dyn Store, user: i64, now: i64) -> Result<(), ApiError> {
-    exclusion(store, user, now).await?;
     let (standing, actions) = standing(store, user, now).await?;
+    excluded(standing, &actions, now)?;
     match standing.muted_until {
         None => Ok(()),
-        Some(until) => Err(ApiError::new(
-            StatusCode::FORBIDDEN,
+        Some(until) => Err(ApiError::forbidden(
             ErrorCode::Muted,
             format!(
                 "a moderator muted your chat until {}: {}",

@@ -16,31 +16,34 @@ const ACTION_COLUMNS: &str = "a.id, a.user_id, u.name, a.kind, a.reason, a.until
      FROM moderation_actions a JOIN users u ON u.id = a.user_id \
      LEFT JOIN users b ON b.id = a.by_id";
 
-fn action_row(r: &Row<'_>) -> rusqlite::Result<(ActionRow, String)> {
+fn action_row(r: &Row<'_>) -> rusqlite::Result<ActionRow> {
     let by: Option<UserId> = r.get(8)?;
     let by_name: Option<String> = r.get(9)?;
     let lifted_at: Option<i64> = r.get(11)?;
-    Ok((
-        ActionRow {
-            id: r.get(0)?,
-            user: PlayerRef {
-                id: r.get(1)?,
-                name: r.get(2)?,
-            },
-            kind: ActionKind::Warning,
-            reason: r.get(4)?,
-            until: r.get(5)?,
-            game: r.get(6)?,
-            report: r.get(7)?,
-            by: by.map(|id| PlayerRef {
-                id,
-                name: by_name.unwrap_or_default(),
-            }),
-            at: r.get(10)?,
-            lifted: lifted_at.map(|at| (at, r.get(12).ok().flatten())),
+    let kind: String = r.get(3)?;
+    Ok(ActionRow {
+        id: r.get(0)?,
+        user: PlayerRef {
+            id: r.get(1)?,
+            name: r.get(2)?,
         },
-        r.get(3)?,
-    ))
+        kind: ActionKind::read(&kind).map_err(|e| {
+            rusqlite::Error::FromSqlConversionFailure(3, rusqlite::types::Type::Text, e.into())
+        })?,
+        reason: r.get(4)?,
+        until: r.get(5)?,
+        game: r.get(6)?,
+        report: r.get(7)?,
+        by: by.map(|id| PlayerRef {
+            id,
+            name: by_name.unwrap_or_default(),
+        }),
+        at: r.get(10)?,
+        lifted: match lifted_at {
+            Some(at) => Some((at, r.get(12)?)),
+            None => None,
+        },
+    })
 }
 
 fn actions_where(
@@ -50,12 +53,7 @@ fn actions_where(
 ) -> Result<Vec<ActionRow>, StoreError> {
     let mut stmt = conn.prepare_cached(&format!("SELECT {ACTION_COLUMNS} WHERE {condition}"))?;
     let rows = stmt.query_map(values, action_row)?;
-    rows.map(|row| {
-        let (mut action, kind) = row?;
-        action.kind = ActionKind::read(&kind)?;
-        Ok(action)
-    })
-    .collect()
+    Ok(rows.collect::<Result<_, _>>()?)
 }
 
 const REPORT_COLUMNS: &str = "r.id, r.reporter_id, a.name, r.target_id, t.name, r.game_id, \

@@ -42,6 +42,7 @@ macro_rules! on_both {
 
 on_both!(
     a_reported_chat_line_is_muted_from_the_queue,
+    reports_have_a_budget,
     moderators_cannot_act_on_administrators_or_each_other,
     a_suspension_forfeits_games_and_keeps_the_player_out,
     a_rated_game_is_annulled_once,
@@ -212,6 +213,24 @@ async fn a_reported_chat_line_is_muted_from_the_queue(site: Site) {
     sockets[0]
         .ok(json!({"type": "chat", "text": "sorry"}))
         .await;
+}
+
+async fn reports_have_a_budget(site: Site) {
+    let server = site.serve();
+    let reporter = Player::register(&server.base, "zealot").await;
+    Player::register(&server.base, "target").await;
+    let report = json!({"player": "target", "reason": "other", "text": "again"});
+    for n in 0..10 {
+        let (status, body) = reporter
+            .send("POST", "/api/reports", Some(report.clone()))
+            .await;
+        assert_eq!(status, 201, "report {n}: {body}");
+    }
+    let (status, refused) = reporter.send("POST", "/api/reports", Some(report)).await;
+    assert_eq!(
+        (status, refused["error"].as_str()),
+        (429, Some("rate_limited"))
+    );
 }
 
 async fn moderators_cannot_act_on_administrators_or_each_other(site: Site) {

@@ -324,6 +324,8 @@ pub async fn export(
     )];
     let mut chat = Vec::new();
     for id in ids {
+        // Each game is replayed here: let live play through between them.
+        tokio::task::yield_now().await;
         files.push((
             format!("games/{id}.sgf"),
             super::games::sgf_text(&app, id).await?.into_bytes(),

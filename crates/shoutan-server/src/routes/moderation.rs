@@ -90,6 +90,9 @@ pub async fn report(
     LoggedIn(user): LoggedIn,
     Body(body): Body<ReportRequest>,
 ) -> Result<Response, ApiError> {
+    app.reports_per_user
+        .attempt(&user.id.to_string(), std::time::Instant::now())
+        .map_err(|wait| ApiError::rate_limited(wait.as_secs() + 1))?;
     let target = player_named(&app, &body.player).await?;
     if target.id == user.id {
         return Err(bad_report("you cannot report yourself"));
