@@ -243,6 +243,8 @@ error_codes! {
     // Moderation
     /// Only a moderator or an administrator may do this.
     NotModerator => "not_moderator",
+    /// Only an administrator may do this.
+    NotAdministrator => "not_administrator",
     /// A moderator acting on an administrator or another moderator, or on another's action.
     Protected => "protected",
     /// The account is suspended until the time given.

@@ -253,6 +253,37 @@ pub async fn lift(
         })
 }
 
+/// Makes a one-time password reset code for `target` (printed by the
+/// shell, shown to an administrator on the web): the code and when it
+/// expires. Only administrators, and not for another administrator.
+pub async fn reset_code(
+    store: &dyn Store,
+    actor: Actor<'_>,
+    target: &User,
+    now: i64,
+) -> Result<(String, i64), ApiError> {
+    if let Actor::Staff(me) = actor {
+        if !me.roles.has(Role::Administrator) {
+            return Err(ApiError::forbidden(
+                ErrorCode::NotAdministrator,
+                "only administrators give password reset codes",
+            ));
+        }
+        if target.roles.has(Role::Administrator) && target.id != me.id {
+            return Err(ApiError::forbidden(
+                ErrorCode::Protected,
+                "another administrator's code comes from the operator's shell",
+            ));
+        }
+    }
+    let code = crate::accounts::reset_code::new_code().map_err(ApiError::internal)?;
+    let expires = now.saturating_add(crate::accounts::reset_code::LIFETIME_MS);
+    store
+        .create_reset_code(target.id, crate::accounts::reset_code::hash(&code), expires)
+        .await?;
+    Ok((code, expires))
+}
+
 /// The actions concerning `user` that count for his standing: the most an
 /// account gathers is far below this.
 const ACTIONS_READ: u32 = 1000;

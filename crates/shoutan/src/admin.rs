@@ -142,7 +142,7 @@ async fn command(store: &Arc<dyn Store>, command: AdminCommand) -> anyhow::Resul
         };
         let row = moderation::act(&**store, Actor::Operator, &target, order, now)
             .await
-            .map_err(|e| anyhow::anyhow!("{} ({})", e.message, e.code.as_str()))?;
+            .map_err(refused)?;
         println!("{}", entry(&row));
         anyhow::Ok(ExitCode::SUCCESS)
     };
@@ -158,15 +158,9 @@ async fn command(store: &Arc<dyn Store>, command: AdminCommand) -> anyhow::Resul
         }
         AdminCommand::ResetPassword { name } => {
             let user = player(store, &name).await?;
-            let code = shoutan_server::accounts::reset_code::new_code()?;
-            let expires = now + shoutan_server::accounts::reset_code::LIFETIME_MS;
-            store
-                .create_reset_code(
-                    user.id,
-                    shoutan_server::accounts::reset_code::hash(&code),
-                    expires,
-                )
-                .await?;
+            let (code, expires) = moderation::reset_code(&**store, Actor::Operator, &user, now)
+                .await
+                .map_err(refused)?;
             println!("{code}");
             eprintln!(
                 "one-time code for {}: good until {} (it replaces any earlier code)",
@@ -201,7 +195,7 @@ async fn command(store: &Arc<dyn Store>, command: AdminCommand) -> anyhow::Resul
             for action in holding {
                 let lifted = moderation::lift(&**store, Actor::Operator, action.id, now)
                     .await
-                    .map_err(|e| anyhow::anyhow!("{} ({})", e.message, e.code.as_str()))?;
+                    .map_err(refused)?;
                 println!("lifted: {}", entry(&lifted));
             }
             Ok(ExitCode::SUCCESS)
@@ -270,6 +264,11 @@ async fn set_role(
         role.as_str()
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// A refusal by moderation's rules, as the shell says it.
+fn refused(e: shoutan_server::error::ApiError) -> anyhow::Error {
+    anyhow::anyhow!("{} ({})", e.message, e.code.as_str())
 }
 
 /// An audit log entry on one line.

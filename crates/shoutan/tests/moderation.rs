@@ -237,8 +237,8 @@ async fn moderators_cannot_act_on_administrators_or_each_other(site: Site) {
     let server = site.serve();
     let first = Player::register(&server.base, "first").await;
     let second = Player::register(&server.base, "second").await;
-    Player::register(&server.base, "boss").await;
-    Player::register(&server.base, "player").await;
+    let boss = Player::register(&server.base, "boss").await;
+    let player = Player::register(&server.base, "player").await;
     granted(&site, "first", "moderator");
     granted(&site, "second", "moderator");
     granted(&site, "boss", "admin");
@@ -285,6 +285,28 @@ async fn moderators_cannot_act_on_administrators_or_each_other(site: Site) {
     assert_eq!(status, 200);
     let (status, again) = first.send("POST", &lift, None).await;
     assert_eq!((status, again["error"].as_str()), (409, Some("not_lifted")));
+
+    // A forgotten password: an administrator gives a code, a moderator not.
+    let asked = json!({"player": "player"});
+    let (status, refused) = first
+        .send("POST", "/api/moderation/reset-codes", Some(asked.clone()))
+        .await;
+    assert_eq!(
+        (status, refused["error"].as_str()),
+        (403, Some("not_administrator"))
+    );
+    let (status, given) = boss
+        .send("POST", "/api/moderation/reset-codes", Some(asked))
+        .await;
+    assert_eq!(status, 201, "{given}");
+    let reset = json!({"code": given["code"], "password": "given by the boss"});
+    let (status, _) = player
+        .send("POST", "/api/password-reset", Some(reset))
+        .await;
+    assert_eq!(status, 204);
+    login(&server.base, "player", "given by the boss")
+        .await
+        .unwrap();
 }
 
 async fn a_suspension_forfeits_games_and_keeps_the_player_out(site: Site) {

@@ -99,6 +99,11 @@ fn table() -> Vec<(Route, MethodRouter<AppState>)> {
             "/api/moderation/actions/{id}/lift",
             post(moderation::lift),
         ),
+        r(
+            Method::POST,
+            "/api/moderation/reset-codes",
+            post(moderation::reset_code),
+        ),
         r(Method::GET, "/api/players", get(players::search)),
         r(Method::GET, "/api/players/{name}", get(players::profile)),
         r(

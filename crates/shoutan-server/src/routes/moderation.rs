@@ -365,6 +365,44 @@ pub async fn lift(
     Ok(Json(ActionView::of(row, now)))
 }
 
+/// `POST /api/moderation/reset-codes`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ResetCodeRequest {
+    player: String,
+}
+
+/// A one-time password reset code, to give the player.
+#[derive(Serialize)]
+pub struct ResetCodeView {
+    player: String,
+    code: String,
+    expires_at: i64,
+}
+
+/// Makes a password reset code for a player who forgot his password
+/// (administrators only).
+pub async fn reset_code(
+    State(app): State<AppState>,
+    LoggedIn(user): LoggedIn,
+    Body(body): Body<ResetCodeRequest>,
+) -> Result<Response, ApiError> {
+    let target = player_named(&app, &body.player).await?;
+    let (code, expires_at) = moderation::reset_code(
+        &*app.store,
+        Actor::Staff(&user),
+        &target,
+        time::now_millis(),
+    )
+    .await?;
+    let view = ResetCodeView {
+        player: target.name,
+        code,
+        expires_at,
+    };
+    Ok((StatusCode::CREATED, Json(view)).into_response())
+}
+
 /// `GET /api/moderation/actions?player=NAME`.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
