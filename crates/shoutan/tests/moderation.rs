@@ -50,35 +50,6 @@ on_both!(
     players_manage_their_accounts,
 );
 
-/// Logs `name` in with `password`: the player, or the status and body.
-async fn login(base: &str, name: &str, password: &str) -> Result<Player, (u16, Value)> {
-    let http = reqwest::Client::new();
-    let response = http
-        .post(format!("{base}/api/session"))
-        .header("x-shoutan-request", "1")
-        .header("user-agent", format!("test browser of {name}"))
-        .json(&json!({"name": name, "password": password}))
-        .send()
-        .await
-        .unwrap();
-    let status = response.status().as_u16();
-    if status != 200 {
-        return Err((status, response.json().await.unwrap_or(Value::Null)));
-    }
-    let cookie = response.headers()["set-cookie"]
-        .to_str()
-        .unwrap()
-        .split(';')
-        .next()
-        .unwrap()
-        .to_owned();
-    Ok(Player {
-        base: base.to_owned(),
-        cookie,
-        http,
-    })
-}
-
 fn granted(site: &Site, name: &str, role: &str) {
     let (ok, said) = site.admin(&["grant", name, role]);
     assert!(ok && said.contains(&format!("is now {role}")), "{said}");
@@ -304,7 +275,7 @@ async fn moderators_cannot_act_on_administrators_or_each_other(site: Site) {
         .send("POST", "/api/password-reset", Some(reset))
         .await;
     assert_eq!(status, 204);
-    login(&server.base, "player", "given by the boss")
+    Player::login(&server.base, "player", "given by the boss")
         .await
         .unwrap();
 }
@@ -332,7 +303,7 @@ async fn a_suspension_forfeits_games_and_keeps_the_player_out(site: Site) {
     assert_eq!(game["state"]["result"]["international"], "W+F", "{game}");
     let (status, _) = hei.send("GET", "/api/session", None).await;
     assert_eq!(status, 401, "his sessions ended");
-    let (status, refused) = login(&server.base, "hei", "crash test")
+    let (status, refused) = Player::login(&server.base, "hei", "crash test")
         .await
         .err()
         .unwrap();
@@ -348,7 +319,10 @@ async fn a_suspension_forfeits_games_and_keeps_the_player_out(site: Site) {
         "{refused}"
     );
     // A wrong password learns nothing of it.
-    let (status, refused) = login(&server.base, "hei", "wrong one").await.err().unwrap();
+    let (status, refused) = Player::login(&server.base, "hei", "wrong one")
+        .await
+        .err()
+        .unwrap();
     assert_eq!(
         (status, refused["error"].as_str()),
         (401, Some("bad_credentials"))
@@ -356,10 +330,12 @@ async fn a_suspension_forfeits_games_and_keeps_the_player_out(site: Site) {
 
     let (ok, said) = site.admin(&["lift", "hei"]);
     assert!(ok && said.contains("lifted"), "{said}");
-    login(&server.base, "hei", "crash test").await.unwrap();
+    Player::login(&server.base, "hei", "crash test")
+        .await
+        .unwrap();
     let (ok, said) = site.admin(&["ban", "hei", "--reason", "cheating with an engine"]);
     assert!(ok, "{said}");
-    let (status, refused) = login(&server.base, "hei", "crash test")
+    let (status, refused) = Player::login(&server.base, "hei", "crash test")
         .await
         .err()
         .unwrap();
@@ -479,7 +455,9 @@ async fn players_manage_their_accounts(site: Site) {
     let server = site.serve();
     let (hei, bai, id, mut sockets) = a_game_played(&server.base, &["E5", "C3"]).await;
     sockets[0].ok(json!({"type": "chat", "text": "好棋"})).await;
-    let phone = login(&server.base, "hei", "crash test").await.unwrap();
+    let phone = Player::login(&server.base, "hei", "crash test")
+        .await
+        .unwrap();
     let (_, sessions) = hei.send("GET", "/api/me/sessions", None).await;
     let sessions = sessions.as_array().unwrap().clone();
     assert_eq!(sessions.len(), 2);
@@ -516,7 +494,9 @@ async fn players_manage_their_accounts(site: Site) {
     assert_eq!(status, 204);
     assert_eq!(phone.send("GET", "/api/session", None).await.0, 401);
     assert_eq!(hei.send("GET", "/api/session", None).await.0, 200);
-    let tablet = login(&server.base, "hei", "a new secret").await.unwrap();
+    let tablet = Player::login(&server.base, "hei", "a new secret")
+        .await
+        .unwrap();
     let (_, ended) = tablet.send("DELETE", "/api/me/sessions", None).await;
     assert_eq!(ended["ended"], 1);
     assert_eq!(hei.send("GET", "/api/session", None).await.0, 401);
@@ -538,7 +518,9 @@ async fn players_manage_their_accounts(site: Site) {
     let (status, used) = bai.send("POST", "/api/password-reset", Some(reset)).await;
     assert_eq!((status, used["error"].as_str()), (400, Some("bad_code")));
     assert_eq!(tablet.send("GET", "/api/session", None).await.0, 401);
-    let hei = login(&server.base, "hei", "from the code").await.unwrap();
+    let hei = Player::login(&server.base, "hei", "from the code")
+        .await
+        .unwrap();
 
     // Deletion waits for the game to end.
     let (status, refused) = hei
@@ -605,7 +587,7 @@ async fn players_manage_their_accounts(site: Site) {
         )
         .await;
     assert_eq!(status, 204);
-    let (status, _) = login(&server.base, "hei", "from the code")
+    let (status, _) = Player::login(&server.base, "hei", "from the code")
         .await
         .err()
         .unwrap();

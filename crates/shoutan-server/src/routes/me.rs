@@ -330,15 +330,9 @@ pub async fn export(
             format!("games/{id}.sgf"),
             super::games::sgf_text(&app, id).await?.into_bytes(),
         ));
-        for stored in app.store.events(id, 0).await? {
-            let record: crate::live::event::Record =
-                serde_json::from_str(&stored.body).map_err(ApiError::internal)?;
-            if let crate::live::event::GameEvent::Chat {
-                user: writer, text, ..
-            } = record.event
-                && writer == user.id
-            {
-                chat.push(serde_json::json!({"game": id, "at": stored.at, "text": text}));
+        for line in super::moderation::chat_of(&*app.store, id).await? {
+            if line.user == user.id {
+                chat.push(serde_json::json!({"game": id, "at": line.at, "text": line.text}));
             }
         }
     }

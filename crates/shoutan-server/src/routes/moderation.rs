@@ -58,9 +58,11 @@ async fn player_named(app: &AppState, name: &str) -> Result<User, ApiError> {
         .ok_or_else(|| ApiError::not_found(format!("no player {name:?}")))
 }
 
-/// The chat lines of a game's log: (version, writer's id, name, channel,
-/// text).
-async fn chat_of(store: &dyn Store, game: GameId) -> Result<Vec<ChatLineView>, ApiError> {
+/// The chat lines of a game's log, in order.
+pub(super) async fn chat_of(
+    store: &dyn Store,
+    game: GameId,
+) -> Result<Vec<ChatLineView>, ApiError> {
     let mut lines = Vec::new();
     for stored in store.events(game, 0).await? {
         let record: Record = serde_json::from_str(&stored.body).map_err(ApiError::internal)?;

@@ -104,6 +104,30 @@ impl Player {
             .await
             .unwrap();
         assert_eq!(response.status(), 201);
+        Player::with_session(base, http, &response)
+    }
+
+    /// Logs `name` in with `password`, from a browser called "test
+    /// browser of NAME": the player, or the status and body of the refusal.
+    pub async fn login(base: &str, name: &str, password: &str) -> Result<Player, (u16, Value)> {
+        let http = reqwest::Client::new();
+        let response = http
+            .post(format!("{base}/api/session"))
+            .header("x-shoutan-request", "1")
+            .header("user-agent", format!("test browser of {name}"))
+            .json(&json!({"name": name, "password": password}))
+            .send()
+            .await
+            .unwrap();
+        let status = response.status().as_u16();
+        if status != 200 {
+            return Err((status, response.json().await.unwrap_or(Value::Null)));
+        }
+        Ok(Player::with_session(base, http, &response))
+    }
+
+    /// The player whose session `response` opened.
+    fn with_session(base: &str, http: reqwest::Client, response: &reqwest::Response) -> Player {
         let cookie = response.headers()["set-cookie"]
             .to_str()
             .unwrap()
