@@ -2,16 +2,19 @@
 // uploaded or pasted (`/analysis`). Step through the record, show move
 // numbers on the stones, play your own moves from any position (each a
 // variation in the tree, kept, deleted, downloaded in the SGF), read and
-// write comments. For a server game, the AI review: asked for with one
-// click, its progress, then the win-rate graph (click a point to go
-// there) and each player's biggest mistakes with the engine's move and
-// line.
+// write comments. For a server game or an uploaded record, the AI review:
+// asked for with one click, its progress, then the win-rate graph (click a
+// point to go there) and each player's biggest mistakes with the engine's
+// move and line.
 
 import { ApiError, get, post } from './api.js';
 import { BoardView } from './board.js';
 import { h, replace, s } from './dom.js';
 import { EMPTY, Position, opponent, toGtp } from './goban.js';
-import { at, leadText } from './analysis-strings.js';
+import { t } from './i18n.js';
+import { iconButton } from './icons.js';
+import { at, leadText, moveName } from './analysis-strings.js';
+import { signedText } from './format.js';
 import {
   SgfError, escapeText, moveOf, node, parseSgf, pathTo, sgfLetters, sgfPoint, unescapeText, writeSgf,
 } from './sgf-tree.js';
@@ -19,6 +22,16 @@ import { toast } from './ui.js';
 
 /** How often a queued review is asked about. */
 const POLL_MS = 1000;
+
+/**
+ * What a review level costs, in the language of the settings (the
+ * server's English words for a level the client has none for).
+ */
+function levelCost(level) {
+  const key = `review.cost.${level.level}`;
+  const text = at(key, { visits: level.visits });
+  return text === key ? level.cost : text;
+}
 
 /** The page: `id` for a server game, none for an uploaded record. */
 export function analysisPage(root, { id } = {}) {
@@ -70,6 +83,10 @@ class AnalysisPage {
   open(text, name) {
     try {
       this.start(parseSgf(text), name.replace(/\.sgf$/i, ''));
+      // The record as uploaded is what an AI review reads (its main line).
+      this.recordText = text;
+      this.recordReviews = [];
+      this.loadReviews();
     } catch (e) {
       if (e instanceof SgfError) this.showOpen(at('open.bad', { why: e.message }));
       else throw e;
@@ -109,13 +126,15 @@ class AnalysisPage {
     this.treeEl = h('div.analysis-tree', { dataset: { tree: '' } });
     this.reviewEl = h('div.analysis-review', { dataset: { review: '' } });
     const button = (action, label, onclick) => h('button.ghost.small', { type: 'button', dataset: { action }, onclick }, label);
+    // Icons, not ⏮ ◀ ▶ ⏭: those need an emoji font, which many systems lack.
+    const nav = (action, onclick) => iconButton('button.ghost.small', action, t(`nav.move.${action}`), { dataset: { action }, onclick });
     replace(this.root, h('div.analysis-page', null,
       h('div.analysis-board', null, this.board.el,
         h('div.analysis-controls', null,
-          button('first', '⏮', () => this.go(this.tree)),
-          button('prev', '◀', () => this.go(this.current.parent ?? this.current)),
-          button('next', '▶', () => this.go(this.current.children[0] ?? this.current)),
-          button('last', '⏭', () => this.go(this.lineEnd(this.current))),
+          nav('first', () => this.go(this.tree)),
+          nav('prev', () => this.go(this.current.parent ?? this.current)),
+          nav('next', () => this.go(this.current.children[0] ?? this.current)),
+          nav('last', () => this.go(this.lineEnd(this.current))),
           h('label.toggle', null,
             h('input', { type: 'checkbox', dataset: { numbers: '' }, onchange: (e) => { this.numbers = e.target.checked; this.render(); } }),
             at('numbers')),
@@ -333,12 +352,26 @@ class AnalysisPage {
     return found;
   }
 
+  /**
+   * The reviews and the levels offered: a server game's from its list; an
+   * uploaded record's asked one by one under its id (it has no list).
+   */
+  async listReviews() {
+    if (this.id !== null) return get(`/api/games/${this.id}/reviews`);
+    const levels = this.levels.length ? this.levels : (await get('/api/reviews')).levels;
+    const reviews = await Promise.all(this.recordReviews.map((r) => (r.status === 'queued'
+      ? get(`/api/reviews/${r.id}?level=${r.level}`)
+      : r)));
+    return { levels, reviews };
+  }
+
   async loadReviews() {
     try {
-      const listed = await get(`/api/games/${this.id}/reviews`);
+      const listed = await this.listReviews();
       if (this.disposed) return;
       this.levels = listed.levels;
       this.reviews = listed.reviews;
+      if (this.id === null) this.recordReviews = listed.reviews;
       const done = listed.reviews.filter((r) => r.status === 'done');
       this.review = done.find((r) => r.level === 'deep') ?? done[0] ?? null;
       this.renderReview();
@@ -350,7 +383,12 @@ class AnalysisPage {
 
   async requestReview(level) {
     try {
-      await post(`/api/games/${this.id}/reviews`, { level });
+      if (this.id === null) {
+        const asked = await post('/api/reviews', { sgf: this.recordText, level });
+        this.recordReviews = [...this.recordReviews.filter((r) => r.level !== level), asked];
+      } else {
+        await post(`/api/games/${this.id}/reviews`, { level });
+      }
       clearTimeout(this.poll);
       this.loadReviews();
     } catch (e) {
@@ -360,7 +398,7 @@ class AnalysisPage {
   }
 
   renderReview() {
-    if (!this.reviewEl || this.id === null) return;
+    if (!this.reviewEl) return;
     const parts = [h('h3', null, at('review.title'))];
     for (const r of this.reviews ?? []) {
       if (r.status === 'queued') {
@@ -370,24 +408,32 @@ class AnalysisPage {
       }
     }
     const asked = new Set((this.reviews ?? []).map((r) => r.level));
-    parts.push(h('div.review-levels', null, ...this.levels.filter((l) => !asked.has(l.level)).map((l) => h('button.primary.small', {
-      type: 'button', title: l.cost, dataset: { reviewLevel: l.level }, onclick: () => this.requestReview(l.level),
+    const offered = this.levels.filter((l) => !asked.has(l.level));
+    parts.push(h('div.review-levels', null, ...offered.map((l) => h('button.primary.small', {
+      type: 'button', title: levelCost(l), dataset: { reviewLevel: l.level }, onclick: () => this.requestReview(l.level),
     }, at(`review.ask.${l.level}`)))));
-    parts.push(...this.levels.filter((l) => !asked.has(l.level)).map((l) => h('p.hint', null, `${at(`review.${l.level}`)}: ${l.cost}`)));
+    parts.push(...offered.map((l) => h('p.hint', { dataset: { levelCost: l.level } },
+      at('review.level', { level: at(`review.${l.level}`), cost: levelCost(l) }))));
     const review = this.review?.review;
     if (review) parts.push(this.graph(review), this.mistakes(review));
     replace(this.reviewEl, ...parts);
   }
 
-  /** Black's win rate over the game; a click goes to that move. */
+  /**
+   * Black's win rate (left axis, 0 to 100%) and score lead (right axis,
+   * either way up to a round number of points) over the game, the moves
+   * along the bottom, a legend naming both lines; a click on the graph
+   * goes to that move.
+   */
   graph(review) {
     const n = Math.max(1, review.positions.length - 1);
-    const points = review.positions.map((p, i) => `${(i / n * 100).toFixed(2)},${((1 - p.black_winrate) * 100).toFixed(2)}`).join(' ');
-    const leads = review.positions.map((p) => Math.abs(p.black_lead));
-    const scale = Math.max(10, ...leads);
-    const scorePoints = review.positions.map((p, i) => `${(i / n * 100).toFixed(2)},${(50 - p.black_lead / scale * 50).toFixed(2)}`).join(' ');
+    const x = (i) => (i / n * 100).toFixed(2);
+    const points = review.positions.map((p, i) => `${x(i)},${((1 - p.black_winrate) * 100).toFixed(2)}`).join(' ');
+    // At least 10 points either way, rounded up to tens: the axis reads in round numbers.
+    const scale = 10 * Math.ceil(Math.max(10, ...review.positions.map((p) => Math.abs(p.black_lead))) / 10);
+    const scorePoints = review.positions.map((p, i) => `${x(i)},${(50 - p.black_lead / scale * 50).toFixed(2)}`).join(' ');
     const here = this.positionAt(this.current).moves;
-    const svg = s('svg', { class: 'review-graph', viewBox: '0 0 100 100', preserveAspectRatio: 'none', role: 'img', 'aria-label': at('review.graph'), 'data-graph': '' },
+    const svg = s('svg', { class: 'review-graph', viewBox: '0 0 100 100', preserveAspectRatio: 'none', role: 'img', 'aria-label': at('review.graph', { n }), 'data-graph': '' },
       s('rect', { x: 0, y: 0, width: 100, height: 100, class: 'graph-back' }),
       s('line', { x1: 0, y1: 50, x2: 100, y2: 50, class: 'graph-half' }),
       s('polyline', { points: scorePoints, class: 'graph-score' }),
@@ -398,24 +444,48 @@ class AnalysisPage {
       const move = Math.round((e.clientX - box.left) / box.width * n);
       this.go(this.mainLine(Math.max(0, Math.min(n, move))));
     });
+    // The axes are HTML beside the stretched drawing, so that their text keeps its shape.
+    const side = (name, labels) => h(`div.graph-axis.${name}`, { dataset: { axis: name } }, ...labels.map((l) => h('span', null, l)));
+    const moves = [...new Set([0, Math.round(n / 2), n])];
     const p = review.positions[Math.min(here, review.positions.length - 1)];
     const lead = leadText(p.black_lead);
-    return h('div.review-chart', null, svg,
+    return h('div.review-chart', null,
+      h('div.graph-frame', null,
+        side('winrate', ['100%', '50%', '0%']),
+        svg,
+        side('lead', [leadText(scale), '0', leadText(-scale)]),
+        h('div.graph-axis.moves', { dataset: { axis: 'moves' } },
+          ...moves.map((m) => h('span', { style: { left: `${x(m)}%` } }, String(m)))),
+        h('span.graph-axis-title', null, at('review.graph.move'))),
+      h('ul.graph-legend', { dataset: { legend: '' } },
+        h('li.legend-winrate', null, at('review.graph.winrate')),
+        h('li.legend-score', null, at('review.graph.lead'))),
       h('p.review-now', { dataset: { winrate: p.black_winrate.toFixed(3) } },
         at('review.now', { winrate: (p.black_winrate * 100).toFixed(1), lead, zi: (p.black_lead / 2).toFixed(1) })));
   }
 
-  /** Each player's biggest mistakes: the move, what it lost, the engine's move and line. */
+  /**
+   * Each player's biggest mistakes: the move, what it changed for its
+   * player (win rate and score, each with its sign), the engine's move
+   * and line.
+   */
   mistakes(review) {
     const byNumber = new Map(review.moves.map((m) => [m.number, m]));
+    // A plain list: each line names its move number, an ordered list would number it again.
     const list = (color, numbers) => h('div.review-mistakes', { dataset: { mistakes: color } },
       h('h4', null, at(`review.mistakes.${color}`)),
-      numbers.length ? h('ol', null, ...numbers.map((k) => {
+      numbers.length ? h('ul', null, ...numbers.map((k) => {
         const m = byNumber.get(k);
         return h('li', null, h('button.link', {
           type: 'button', dataset: { mistake: String(k) }, onclick: () => this.go(this.mainLine(k)),
         }, at('review.mistake', {
-          n: k, mv: m.mv, loss: (m.winrate_loss * 100).toFixed(1), points: m.points_loss.toFixed(1), best: m.best ?? '—', pv: m.pv.join(' '),
+          n: k,
+          mv: moveName(m.mv),
+          // The server gives what the move lost its player: the change is the opposite.
+          winrate: signedText(-m.winrate_loss * 100),
+          points: signedText(-m.points_loss),
+          best: m.best ? moveName(m.best) : '—',
+          pv: m.pv.map(moveName).join(' '),
         })));
       })) : h('p.hint', null, at('review.none')));
     return h('div', null, list('black', review.black_mistakes), list('white', review.white_mistakes));

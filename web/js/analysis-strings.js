@@ -28,11 +28,17 @@ const en = {
   'review.ask.quick': 'Quick AI review',
   'review.ask.deep': 'Deep AI review',
   'review.progress': '{level}: {done}/{total} positions analysed…',
-  'review.graph': 'Black’s win rate over the game',
+  'review.level': '{level}: {cost}',
+  'review.cost.quick': '{visits} visits a position: under a minute for a 250-move 19×19 game',
+  'review.cost.deep': '{visits} visits a position: several minutes for a 250-move 19×19 game',
+  'review.graph': 'Black’s win rate (0 to 100%) and score lead over the game, moves 0 to {n}',
+  'review.graph.winrate': 'Black’s win rate (left axis)',
+  'review.graph.lead': 'Black’s score lead (right axis)',
+  'review.graph.move': 'Move',
   'review.now': 'Black wins {winrate}% · score {lead} ({zi} 子)',
   'review.mistakes.black': 'Black’s biggest mistakes',
   'review.mistakes.white': 'White’s biggest mistakes',
-  'review.mistake': '{n}. {mv}: −{loss}% ({points} points) · engine: {best} ({pv})',
+  'review.mistake': 'Move {n} · {mv}: win rate {winrate}%, score {points} points · engine: {best} ({pv})',
   'review.none': 'None found.',
   'review.error.review_budget': 'You have two reviews waiting: ask again once one is done.',
   'review.error.busy': 'The review queue is full: try again later.',
@@ -70,11 +76,17 @@ const zh = {
   'review.ask.quick': '快速AI复盘',
   'review.ask.deep': '深度AI复盘',
   'review.progress': '{level}：已分析{done}/{total}个局面…',
-  'review.graph': '黑方胜率曲线',
+  'review.level': '{level}：{cost}',
+  'review.cost.quick': '每个局面搜索{visits}次：250手的19路对局不到一分钟',
+  'review.cost.deep': '每个局面搜索{visits}次：250手的19路对局需要几分钟',
+  'review.graph': '全局黑方胜率（0至100%）与领先目数曲线，第0手至第{n}手',
+  'review.graph.winrate': '黑方胜率（左轴）',
+  'review.graph.lead': '黑方领先目数（右轴）',
+  'review.graph.move': '手数',
   'review.now': '黑胜率{winrate}% · 形势{lead}（{zi}子）',
   'review.mistakes.black': '黑方最大失误',
   'review.mistakes.white': '白方最大失误',
-  'review.mistake': '第{n}手 {mv}：−{loss}%（{points}目）· AI推荐：{best}（{pv}）',
+  'review.mistake': '第{n}手 {mv}：胜率{winrate}%，目数{points}目 · AI推荐：{best}（{pv}）',
   'review.none': '未发现。',
   'review.error.review_budget': '你已有两个复盘在排队，完成后再申请。',
   'review.error.busy': '复盘队列已满，请稍后再试。',
@@ -91,6 +103,11 @@ const zh = {
 /** Who leads by how much: `B+2.5`, `W+0.5`. */
 export function leadText(blackLead) {
   return blackLead >= 0 ? `B+${blackLead.toFixed(1)}` : `W+${(-blackLead).toFixed(1)}`;
+}
+
+/** A move as the engine writes it (`D4`, `pass`), a pass in the language of the settings. */
+export function moveName(gtp) {
+  return gtp === 'pass' ? at('pass') : gtp;
 }
 
 /** The text of `key` with `{name}` filled in from `vars`. */

@@ -80,14 +80,17 @@ export class BoardView {
       s('feGaussianBlur', { stdDeviation: (c * 0.05).toFixed(2) })));
     this.gridLayer = s('g', { class: 'grid' });
     this.coordLayer = s('g', { class: 'coords' });
-    this.territoryLayer = s('g', { class: 'territory' });
+    this.tintLayer = s('g', { class: 'tint' });
     this.shadowLayer = s('g', { class: 'shadows', filter: `url(#${id}-shadow)` });
     this.stoneLayer = s('g', { class: 'stones' });
+    // The owners' squares go over the stones: a dead stone shows, faded
+    // under its square, whose area it is counted in.
+    this.territoryLayer = s('g', { class: 'territory' });
     this.markLayer = s('g', { class: 'marks' });
     this.ghostLayer = s('g', { class: 'ghost' });
     this.hitLayer = s('g', { class: 'hits' });
-    this.svg.replaceChildren(this.defs, this.gridLayer, this.coordLayer, this.territoryLayer,
-      this.shadowLayer, this.stoneLayer, this.markLayer, this.ghostLayer, this.hitLayer);
+    this.svg.replaceChildren(this.defs, this.gridLayer, this.coordLayer, this.tintLayer,
+      this.shadowLayer, this.stoneLayer, this.territoryLayer, this.markLayer, this.ghostLayer, this.hitLayer);
 
     const lo = this.origin;
     const hi = this.origin + (n - 1) * c;
@@ -246,8 +249,13 @@ export class BoardView {
     }
     const last = scene.last;
     if (last && board.get(last.x, last.y) !== EMPTY) {
+      const point = toGtp(n, last.x, last.y);
       const on = board.get(last.x, last.y) === BLACK ? 'on-black' : 'on-white';
-      marks.push(s('circle', { cx: this.cx(last.x), cy: this.cx(last.y), r: c * 0.22, class: `last ${on}`, 'data-last': toGtp(n, last.x, last.y) }));
+      const side = c * 0.34;
+      // A ring in the stone's opposite colour, or a solid red square (as on Fox).
+      marks.push(settings.lastMove === 'red'
+        ? s('rect', { x: this.cx(last.x) - side / 2, y: this.cx(last.y) - side / 2, width: side, height: side, class: 'last red', 'data-last': point })
+        : s('circle', { cx: this.cx(last.x), cy: this.cx(last.y), r: c * 0.22, class: `last ${on}`, 'data-last': point }));
     }
     for (const [i, text] of scene.labels ?? []) {
       const x = i % n;
@@ -264,7 +272,8 @@ export class BoardView {
     this.shadowLayer.replaceChildren(...shadows);
     this.stoneLayer.replaceChildren(...stones);
     this.markLayer.replaceChildren(...marks);
-    this.territoryLayer.replaceChildren(...tint, ...territory);
+    this.tintLayer.replaceChildren(...tint);
+    this.territoryLayer.replaceChildren(...territory);
     this.el.classList.toggle('interactive', Boolean(scene.hover));
     this.drawGhost();
   }

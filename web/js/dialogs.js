@@ -112,6 +112,8 @@ export function settingsDialog() {
       segmented('board', ['kaya', 'shinkaya', 'bamboo', 'flat', 'slate'].map((v) => [v, [swatch('board', v), t(`settings.board.${v}`)]]), settings.board, (v) => update({ board: v }))),
     h('div.setting', null, h('span.label', null, t('settings.stones')),
       segmented('stones', ['classic', 'yunzi', 'flat'].map((v) => [v, [swatch('stones', v), t(`settings.stones.${v}`)]]), settings.stones, (v) => update({ stones: v }))),
+    h('div.setting', null, h('span.label', null, t('settings.lastMove')),
+      segmented('lastMove', ['ring', 'red'].map((v) => [v, [swatch('last', v), t(`settings.lastMove.${v}`)]]), settings.lastMove, (v) => update({ lastMove: v }))),
     toggle('coordinates', t('settings.coordinates')),
     toggle('sound', t('settings.sound')),
     toggle('voice', t('settings.voice')),

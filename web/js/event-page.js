@@ -9,7 +9,7 @@
 import { del, get, post } from './api.js';
 import { h, replace } from './dom.js';
 import { followEvents } from './event-feed.js';
-import { et } from './event-strings.js';
+import { columnName, et, outcomeName } from './event-strings.js';
 import { linkEventStyle } from './event-style.js';
 import { apiErrorText, rankName } from './i18n.js';
 import { session } from './session.js';
@@ -64,7 +64,7 @@ export function eventPage(root, { id }) {
     const yourGame = mine ? h('div.card.your-game', { dataset: { role: 'your-game' } },
       h('strong', null, et('events.yourGame', { n: you.next_round })), ' ',
       `${mine.black.name} – ${mine.white.name} `,
-      mine.result ? h('span.tag', null, mine.result) : null,
+      mine.result ? h('span.tag', null, outcomeName(mine.result)) : null,
       mine.game ? h('a.button.primary.small', { href: `/game/${mine.game}`, dataset: { link: '' } }, et('events.open')) : null) : null;
     const controls = you.can_change ? h('div.card.event-controls', { dataset: { role: 'organiser' } },
       h('button.primary', { type: 'button', dataset: { action: 'start-round' }, onclick: () => act(post(`${base}/rounds`)) }, et('events.startRound', { n: e.next_round })),
@@ -165,8 +165,8 @@ export function eventPage(root, { id }) {
   }
 
   function resultCell(round, g) {
-    if (g.result || !data.event.you.can_change) return h('td', { dataset: { result: '' } }, g.result ?? (g.game ? et('events.live') : ''));
-    const select = h('select', { name: 'result' }, ...RESULTS.map((r) => h('option', { value: r }, r)));
+    if (g.result || !data.event.you.can_change) return h('td', { dataset: { result: '' } }, g.result ? outcomeName(g.result) : (g.game ? et('events.live') : ''));
+    const select = h('select', { name: 'result' }, ...RESULTS.map((r) => h('option', { value: r }, outcomeName(r))));
     return h('td', null, h('div.row', null, select,
       h('button.ghost.small', { type: 'button', dataset: { action: 'enter-result' },
         onclick: () => act(post(`${base}/rounds/${round}/tables/${g.table}/result`, { result: select.value })) }, et('events.enter'))));
@@ -241,7 +241,7 @@ export function eventPage(root, { id }) {
     const caption = data.standings.live ? et('events.soFar', { n: s.rounds }) : et('events.round', { n: s.rounds });
     return h('div.card', null, h('h3', { dataset: { role: 'standings-caption' } }, caption),
       h('div.table-scroll', null,
-        table('standings', [[et('events.place'), true], [et('events.name.col')], [et('events.wins'), true], ...s.columns.map((c) => [c, true])],
+        table('standings', [[et('events.place'), true], [et('events.name.col')], [et('events.wins'), true], ...s.columns.map((c) => [columnName(c), true])],
           s.rows.map((r) => h('tr', { class: r.withdrawn ? 'withdrawn' : '', dataset: { name: r.name } },
             h('td.num', null, place(r)), h('td', null, r.name), h('td.num', null, r.wins),
             ...r.values.map((v) => h('td.num', null, v)))))));
@@ -254,7 +254,7 @@ export function eventPage(root, { id }) {
       h('div.table-scroll', null,
         table('crosstable', [[et('events.place'), true], [et('events.name.col')],
           ...Array.from({ length: c.rounds }, (_, i) => [String(i + 1), true]),
-          [et('events.wins'), true], ...c.columns.map((col) => [col, true])],
+          [et('events.wins'), true], ...c.columns.map((col) => [columnName(col), true])],
         c.rows.map((r) => h('tr', { dataset: { name: r.name } }, h('td.num', null, place(r)), h('td', null, r.name),
           ...r.cells.map((x) => h('td.num', null, x)),
           h('td.num.total', null, r.wins), ...r.values.map((v) => h('td.num.total', null, v)))))));
@@ -264,7 +264,7 @@ export function eventPage(root, { id }) {
     return h('div.bracket', { dataset: { role: 'bracket' } }, ...data.bracket.map((r) => h('div.bracket-round', null,
       h('strong', null, et('events.round', { n: r.number })),
       ...r.matches.map((m) => h('div.bracket-match', null,
-        h('div', { class: m.winner === m.black ? 'won' : '' }, h('span', null, m.black), h('span', null, m.result ?? '')),
+        h('div', { class: m.winner === m.black ? 'won' : '' }, h('span', null, m.black), h('span', null, m.result ? outcomeName(m.result) : '')),
         h('div', { class: m.winner === m.white ? 'won' : '' }, h('span', null, m.white)))),
       ...r.byes.map((b) => h('div.bracket-match.muted', null, b)))));
   }
@@ -279,7 +279,7 @@ export function eventPage(root, { id }) {
 
   function describe(a) {
     switch (a.type) {
-      case 'result': return `${et('events.round', { n: a.round })} · ${et('events.table')} ${a.table}: ${a.outcome}`;
+      case 'result': return `${et('events.round', { n: a.round })} · ${et('events.table')} ${a.table}: ${outcomeName(a.outcome)}`;
       case 'ruling': return `${et('events.round', { n: a.round })} · ${et('events.table')} ${a.table}: ${a.ruling.kind}${a.ruling.color ? ` (${a.ruling.color})` : ''} — ${a.reason}`;
       case 'warning': return `${et('events.round', { n: a.round })} · ${et('events.table')} ${a.table}: warning, player ${a.player + 1}`;
       case 'start_round': return et('events.round', { n: a.pairing.number });

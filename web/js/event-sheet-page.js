@@ -6,7 +6,7 @@
 
 import { get } from './api.js';
 import { h, replace } from './dom.js';
-import { et } from './event-strings.js';
+import { et, outcomeName } from './event-strings.js';
 import { linkEventStyle } from './event-style.js';
 import { apiErrorText, rankName } from './i18n.js';
 import { toast } from './ui.js';
@@ -35,7 +35,7 @@ export function eventSheetPage(root, { id, round, kind }) {
       h('td', null, g.black.name), h('td', null, rank.get(g.black.number)),
       h('td', null, g.white.name), h('td', null, rank.get(g.white.number)),
       h('td.num', null, g.handicap || ''),
-      h('td.result', null, g.result ?? (paper ? h('span.result-box') : '')),
+      h('td.result', null, g.result ? outcomeName(g.result) : (paper ? h('span.result-box') : '')),
       paper ? h('td.signatures') : null);
     const tables = teams
       ? r.matches.map((m) => h('div.sheet-match', null, h('h3', null, `${m.black.name} – ${m.white.name}`),

@@ -111,6 +111,29 @@ const en = {
   'events.sheet.paired': 'Paired {when}',
   'events.sheet.noRound': 'No round {n} in this event.',
   'events.sheet.signatures': 'Signatures',
+  'events.outcome.black': 'B+',
+  'events.outcome.white': 'W+',
+  'events.outcome.blackForfeit': 'B+F',
+  'events.outcome.whiteForfeit': 'W+F',
+  'events.outcome.draw': 'Draw',
+  'events.outcome.bothLose': 'Both lose',
+  'events.outcome.void': 'Void',
+  'events.outcome.unplayed': 'Unplayed',
+  'events.col.points': 'Points',
+  'events.col.mms': 'MMS',
+  'events.col.sb': 'SB',
+  'events.col.sos': 'SOS',
+  'events.col.sos-1': 'SOS−1',
+  'events.col.sosos': 'SOSOS',
+  'events.col.sodos': 'SODOS',
+  'events.col.cuss': 'CUSS',
+  'events.col.direct': 'Direct',
+  'events.col.warnings': 'Warnings',
+  'events.col.total': 'Total',
+  'events.col.board-points': 'Board points',
+  'events.col.boards': 'Boards',
+  'events.col.progress': 'Progress',
+  'events.col.best': 'Best place',
 };
 
 const zh = {
@@ -221,12 +244,57 @@ const zh = {
   'events.sheet.paired': '编排时间：{when}',
   'events.sheet.noRound': '本赛没有第{n}轮。',
   'events.sheet.signatures': '签字',
+  'events.outcome.black': '黑胜',
+  'events.outcome.white': '白胜',
+  'events.outcome.blackForfeit': '黑不战胜',
+  'events.outcome.whiteForfeit': '白不战胜',
+  'events.outcome.draw': '和棋',
+  'events.outcome.bothLose': '双方判负',
+  'events.outcome.void': '无效',
+  'events.outcome.unplayed': '未赛',
+  'events.col.points': '积分',
+  'events.col.mms': '麦克马洪分',
+  'events.col.sb': '胜者小分',
+  'events.col.sos': '对手分',
+  'events.col.sos-1': '对手分（去最低）',
+  'events.col.sosos': '对手的对手分',
+  'events.col.sodos': '所胜对手分',
+  'events.col.cuss': '累进分',
+  'events.col.direct': '直胜',
+  'events.col.warnings': '警告',
+  'events.col.total': '总分',
+  'events.col.board-points': '局分',
+  'events.col.boards': '各台局分',
+  'events.col.progress': '晋级',
+  'events.col.best': '最佳名次',
 };
 
 /** The text of `key` in the current language, with `{name}` filled in. */
 export function et(key, vars) {
   const text = (settings.lang === 'zh' ? zh : en)[key] ?? en[key] ?? key;
   return vars ? text.replace(/\{(\w+)\}/g, (_, k) => String(vars[k] ?? '')) : text;
+}
+
+/** The results the server writes (`B+`, `Draw`, `Both lose`…), by their key here. */
+const OUTCOMES = {
+  'B+': 'black', 'W+': 'white', 'B+F': 'blackForfeit', 'W+F': 'whiteForfeit',
+  Draw: 'draw', 'Both lose': 'bothLose', Void: 'void', Unplayed: 'unplayed',
+};
+
+/** A result of an event's game in the current language; any other text as it is. */
+export function outcomeName(result) {
+  return OUTCOMES[result] ? et(`events.outcome.${OUTCOMES[result]}`) : result;
+}
+
+/**
+ * A column of the standings as the server heads it (`TOTAL`, `SOS-1`,
+ * `B2` for board 2, `BEST`) in the current language; any other as it is.
+ */
+export function columnName(header) {
+  const board = /^B(\d+)$/.exec(header);
+  if (board) return et('events.boardN', { n: board[1] });
+  const key = `events.col.${header.toLowerCase()}`;
+  return key in en ? et(key) : header;
 }
 
 /** Every key, for the test that both languages have them all. */

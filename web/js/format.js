@@ -175,6 +175,16 @@ export function rankText(rank, lang) {
   return `${unit === 'p' ? '职业' : ''}${n}${unit === 'k' ? '级' : '段'}${mark}`;
 }
 
+/**
+ * A change with its sign, to `digits` decimals: `+1.4`, `−13.0` (with a
+ * true minus sign), `0.0` when it rounds to nothing.
+ */
+export function signedText(value, digits = 1) {
+  const text = Math.abs(value).toFixed(digits);
+  if (Number(text) === 0) return text;
+  return `${value < 0 ? '−' : '+'}${text}`;
+}
+
 /** Points with at most one decimal: `7.5`, `0`, `-2`. */
 export function pointsText(points) {
   return String(Math.round(points * 2) / 2);

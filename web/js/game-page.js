@@ -11,11 +11,11 @@ import { ClockView } from './clock-view.js';
 import { at, leadText } from './analysis-strings.js';
 import { blackZi, countPosition } from './counting.js';
 import { h, replace } from './dom.js';
-import { icon } from './icons.js';
+import { icon, iconButton } from './icons.js';
 import { Applied, GameModel, seatColour } from './game-model.js';
 import { fromGtp, opponent, toGtp } from './goban.js';
 import { colorName, t } from './i18n.js';
-import { pointsText, timeAnswer, timeControlText, ziText } from './format.js';
+import { clockFace, pointsText, timeAnswer, timeControlText, ziText } from './format.js';
 import { refreshNotices } from './notice-banner.js';
 import { hides, onRelations, relationsLoaded } from './relations.js';
 import { reportDialog } from './report-dialog.js';
@@ -23,7 +23,7 @@ import { loadSession, onSession, session } from './session.js';
 import { onChange, settings } from './settings.js';
 import { LiveSocket } from './socket.js';
 import { chime, stoneSound } from './sound.js';
-import { dismissToast, dockToasts, dot, playerLink, toast } from './ui.js';
+import { dismissToast, dockToasts, dot, playerLink, ratingChange, toast } from './ui.js';
 import { speakCall, speakText } from './voice.js';
 
 /** How many handicap stones a game has. */
@@ -113,7 +113,7 @@ class GamePage {
     });
     this.stopSettings = onChange((_, changes) => {
       if ('lang' in changes) this.build();
-      else if (this.board && ('board' in changes || 'stones' in changes || 'coordinates' in changes)) this.board.build();
+      else if (this.board && ['board', 'stones', 'coordinates', 'lastMove'].some((k) => k in changes)) this.board.build();
     });
     this.start();
   }
@@ -191,6 +191,7 @@ class GamePage {
         this.learnPlacedHandicap().then(() => this.renderAll());
         if (seatChanged) this.build();
         else this.renderAll();
+        this.loadRatings();
         break;
       }
       case 'snapshot':
@@ -364,6 +365,7 @@ class GamePage {
       // A rated game moves the rating (and maybe the rank): the header
       // shows it once the server has recorded the result.
       if (m.isPlayer && m.settings.rated) setTimeout(() => this.refreshRank(), 1500);
+      this.loadRatings();
     }
     this.renderAll();
   }
@@ -469,7 +471,9 @@ class GamePage {
         this.clocks[color].el),
       h('div.player-sub', null,
         h('span.captures', { dataset: { captures: color } }),
-        h('span.turn-flag', { dataset: { turn: color } })));
+        h('span.rating-change', { dataset: { ratingChange: color } }),
+        h('span.turn-flag', { dataset: { turn: color } })),
+      h('div.late-note', { dataset: { late: color }, hidden: true }));
   }
 
   buildTabs(panes) {
@@ -496,14 +500,14 @@ class GamePage {
   }
 
   buildNavButtons() {
-    const b = (name, title, fn) => h('button.nav', { type: 'button', title, 'aria-label': title, dataset: { nav: name }, onclick: fn }, icon(name));
+    const b = (name, fn) => iconButton('button.nav', name, t(`nav.move.${name}`), { dataset: { nav: name }, onclick: fn });
     const total = () => this.model.moves.length;
     const at = () => this.viewIndex ?? total();
     return h('div.nav-buttons', null,
-      b('first', 'Home', () => this.view(0)),
-      b('prev', '←', () => this.view(at() - 1)),
-      b('next', '→', () => this.view(at() + 1)),
-      b('last', 'End', () => this.view(total())));
+      b('first', () => this.view(0)),
+      b('prev', () => this.view(at() - 1)),
+      b('next', () => this.view(at() + 1)),
+      b('last', () => this.view(total())));
   }
 
   /**
@@ -699,11 +703,60 @@ class GamePage {
       presence.className = `presence ${online ? 'online' : 'away'}`;
       presence.title = online ? 'online' : 'offline';
       card.classList.toggle('you', m.you === color);
+      this.renderRatingChange(card, color);
+      this.renderLateArrival(card, color);
       if (m.partners) {
         const next = toMove ? m.playerToMove()?.name : null;
         for (const el of card.querySelectorAll('[data-seat]')) el.classList.toggle('next', el.dataset.seat === next);
       }
     }
+  }
+
+  /** A rated game's rating change beside the player, once recorded. */
+  renderRatingChange(card, color) {
+    const el = card.querySelector('[data-rating-change]');
+    const r = this.ratings?.[color];
+    replace(el, r ? ratingChange(r.change) : null);
+    el.title = r ? t('game.ratingChange', { before: Math.round(r.before), after: Math.round(r.after) }) : '';
+  }
+
+  /**
+   * An event's player who sat down late: how late, and what the rule
+   * (Art. 22, the time late deducted twice) took from his clock, if it
+   * has time to take. Under a second is not worth a word (opening the page
+   * takes that long).
+   */
+  renderLateArrival(card, color) {
+    const el = card.querySelector('[data-late]');
+    const late = this.model.state.late?.[color];
+    const said = late && late.late >= 1000;
+    el.hidden = !said;
+    if (!said) el.textContent = '';
+    else if (late.charged) el.textContent = t('game.late', { late: clockFace(late.late), charged: clockFace(late.charged) });
+    else el.textContent = t('game.lateUncharged', { late: clockFace(late.late) });
+  }
+
+  /**
+   * A rated game's rating changes, from the game's record: written a
+   * moment after the end, so asked again for a while until they are.
+   */
+  async loadRatings() {
+    const m = this.model;
+    if (!m.over || !m.settings.rated || this.ratings || this.ratingsLoading) return;
+    this.ratingsLoading = true;
+    try {
+      for (let tries = 0; tries < 10 && !this.disposed && !this.ratings; tries += 1) {
+        try {
+          this.ratings = (await get(`/api/games/${m.id}`)).ratings ?? null;
+        } catch (err) {
+          if (!(err instanceof ApiError)) throw err;
+        }
+        if (!this.ratings) await new Promise((done) => setTimeout(done, 1000));
+      }
+    } finally {
+      this.ratingsLoading = false;
+    }
+    if (this.ratings && !this.disposed) this.renderPlayers();
   }
 
   /** Counts the clocks down between the server's readings. */
@@ -808,8 +861,9 @@ class GamePage {
     alt.classList.add('result-alt');
     return h('div.result-banner', { dataset: { result: r.international } },
       h('span.result-label', null, t('result.title')), main, alt,
-      h('a.button.ghost', { href: `/api/games/${m.id}/sgf`, download: `shoutan-${m.id}.sgf`, dataset: { sgf: '' } }, icon('download'), t('game.sgf')),
-      h('a.button.primary', { href: `/game/${m.id}/analysis`, dataset: { link: '', analyse: '' } }, at('game.analyse')));
+      h('div.result-actions', null,
+        h('a.button.ghost', { href: `/api/games/${m.id}/sgf`, download: `shoutan-${m.id}.sgf`, dataset: { sgf: '' } }, icon('download'), t('game.sgf')),
+        h('a.button.primary', { href: `/game/${m.id}/analysis`, dataset: { link: '', analyse: '' } }, at('game.analyse'))));
   }
 
   /** The figures of the count: both sides in 子 and points, and the result they give. */
@@ -905,6 +959,10 @@ class GamePage {
         button('resign-no', t('game.no'), true, () => { this.confirming = null; this.renderControls(); }))
       : button('resign', t('game.resign'), live && st.phase !== 'setup', () => { this.confirming = 'resign'; this.renderControls(); });
     const mineMoved = m.moves.some((mv) => mv.color === m.you);
+    // A rated game allows no position judgement (the server refuses it):
+    // the button stays disabled, its tooltip and a note under the buttons say why.
+    const rated = m.settings.rated;
+    const estimateNote = rated ? h('p.controls-note', { id: `estimate-note-${m.id}`, dataset: { role: 'estimate-note' } }, at('estimate.error.estimate_not_allowed')) : null;
     const pass = () => { this.confirming = null; this.act({ type: 'pass' }); };
     const passing = this.confirming === 'pass' && play && myTurn
       ? h('span.confirm', { dataset: { confirm: 'pass' } }, t('game.confirm.pass'),
@@ -926,9 +984,13 @@ class GamePage {
         this.timeAsked = true;
         this.socket.send({ type: 'time' });
       }),
-      button('estimate', at('estimate'), play, () => this.estimate()),
+      h('button.ghost', {
+        type: 'button', dataset: { action: 'estimate' }, disabled: !play || rated,
+        title: estimateNote?.textContent, 'aria-describedby': estimateNote?.id, onclick: () => this.estimate(),
+      }, at('estimate')),
       passing,
-      resign);
+      resign,
+      estimateNote);
   }
 
   /** Position judgement (形势判断), as far as the game's settings allow it. */

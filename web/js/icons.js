@@ -1,7 +1,7 @@
 // Icons drawn as SVG paths (24×24), so that no icon font or emoji font is
 // needed.
 
-import { s } from './dom.js';
+import { h, s } from './dom.js';
 
 const PATHS = {
   first: 'M6 5h2v14H6zM20 5v14L9.5 12z',
@@ -18,4 +18,14 @@ const PATHS = {
 export function icon(name) {
   return s('svg', { class: `icon icon-${name}`, viewBox: '0 0 24 24', width: 18, height: 18, 'aria-hidden': 'true', fill: 'currentColor' },
     s('path', { d: PATHS[name] }));
+}
+
+/**
+ * A button showing icon `name` alone: `label` names it to screen readers
+ * and in its tooltip (an icon drawn as a path needs no symbol font).
+ * @param {string} spec  the button's tag and classes, as `h` takes them
+ * @param {Record<string, any>} [attrs]
+ */
+export function iconButton(spec, name, label, attrs) {
+  return h(spec, { type: 'button', title: label, 'aria-label': label, ...attrs }, icon(name));
 }

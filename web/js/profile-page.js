@@ -12,14 +12,7 @@ import { clearRelation, onRelations, relationOf, setRelation } from './relations
 import { reportDialog } from './report-dialog.js';
 import { logout, session } from './session.js';
 import { settings } from './settings.js';
-import { dot, toast } from './ui.js';
-
-/** A rating change, signed: `+12.3`, `−8`. */
-function ratingChange(change) {
-  if (typeof change !== 'number') return null;
-  const sign = change > 0 ? '+' : change < 0 ? '−' : '±';
-  return h('span.delta', { class: change > 0 ? 'up' : change < 0 ? 'down' : '' }, ` ${sign}${Math.abs(change)}`);
-}
+import { dot, ratingChange, toast } from './ui.js';
 
 /**
  * The rating after each of the recent rated games, oldest first, as a
@@ -79,6 +72,67 @@ function relationButtons(name) {
   return { box, draw };
 }
 
+/** How many finished games the archive gives at a time. */
+const ARCHIVE_PAGE = 20;
+
+/**
+ * The finished games of `player`: his last ones (`recent`, from the
+ * profile) at first, then those the filters find (opponent, result,
+ * board, days ended), older pages on demand. Returns the filters, the
+ * list and its "older games" button; `row` draws a game.
+ */
+function gameArchive(player, recent, row) {
+  const any = ['', t('profile.filter.any')];
+  const choice = (name, options) => h('select', { name }, ...options.map(([v, label]) => h('option', { value: v }, label)));
+  const field = (label, input) => h('label.field', null, h('span', null, label), input);
+  const form = h('form.archive-filters', { role: 'search', 'aria-label': t('profile.filter'), dataset: { role: 'game-filters' } },
+    field(t('profile.filter.opponent'), h('input', { name: 'opponent', type: 'search', autocomplete: 'off' })),
+    field(t('profile.filter.result'), choice('result', [any, ...['won', 'lost', 'draw'].map((r) => [r, t(`profile.${r}`)])])),
+    field(t('col.size'), choice('size', [any, ...[9, 13, 19].map((n) => [String(n), `${n}×${n}`])])),
+    field(t('profile.filter.from'), h('input', { name: 'from', type: 'date' })),
+    field(t('profile.filter.to'), h('input', { name: 'to', type: 'date' })),
+    h('div.row', null,
+      h('button.primary', { type: 'submit' }, t('profile.filter.apply')),
+      h('button.ghost', { type: 'reset' }, t('profile.filter.clear'))));
+  const list = h('div.list', { dataset: { role: 'recent-games' } });
+  const more = h('button.ghost.wide', { type: 'button', dataset: { action: 'older-games' }, onclick: () => load(list.lastElementChild?.dataset.game) }, t('profile.more'));
+  /** The filters filled in, as the archive's query. */
+  const filters = () => new URLSearchParams([...new FormData(form)].map(([k, v]) => [k, String(v).trim()]).filter(([, v]) => v));
+  const empty = (text) => h('p.empty', { dataset: { role: 'no-games' } }, text);
+  /** Drawn `games` (after `before`: below those shown); a page that is full may have more. */
+  const show = (games, before, full) => {
+    if (!before) replace(list, games.length ? null : empty(t(filters().size ? 'profile.filter.none' : 'profile.none')));
+    list.append(...games.map(row));
+    more.hidden = !full;
+  };
+  /** Only the answer to the latest search is drawn. */
+  let searches = 0;
+  async function load(before) {
+    const search = ++searches;
+    const query = filters();
+    if (before) query.set('before', before);
+    query.set('limit', String(ARCHIVE_PAGE));
+    try {
+      const games = await get(`/api/players/${encodeURIComponent(player)}/games?${query}`);
+      if (search === searches) show(games, before, games.length === ARCHIVE_PAGE);
+    } catch (e) {
+      if (search !== searches) return;
+      replace(list, empty(e instanceof ApiError && e.status === 404 ? t('profile.notFound') : apiErrorText(e)));
+      more.hidden = true;
+    }
+  }
+  form.addEventListener('change', () => load());
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    load();
+  });
+  // The fields are emptied after the reset event: search once they are.
+  form.addEventListener('reset', () => setTimeout(load));
+  // The profile gives the last ten: ten may have older ones.
+  show(recent, null, recent.length >= 10);
+  return [form, list, more];
+}
+
 /** The profile page of `name`. */
 export function profilePage(root, { name }) {
   let alive = true;
@@ -117,20 +171,7 @@ export function profilePage(root, { name }) {
     }
     if (!alive) return;
     const p = profile.player;
-    const recent = h('div.list', { dataset: { role: 'recent-games' } }, ...(profile.recent_games.length
-      ? profile.recent_games.map((g) => gameRow(g, p.name))
-      : [h('p.empty', null, t('profile.none'))]));
-    const more = h('button.ghost.wide', {
-      type: 'button',
-      hidden: profile.recent_games.length < 10,
-      async onclick() {
-        const rows = recent.querySelectorAll('[data-game]');
-        const before = rows[rows.length - 1]?.dataset.game;
-        const older = await get(`/api/players/${encodeURIComponent(p.name)}/games?before=${before}&limit=20`);
-        recent.append(...older.map((g) => gameRow(g, p.name)));
-        more.hidden = older.length < 20;
-      },
-    }, t('profile.more'));
+    const archive = gameArchive(p.name, profile.recent_games, (g) => gameRow(g, p.name));
     const me = session.user;
     const other = me && me.name !== p.name;
     const relation = other ? relationButtons(p.name) : null;
@@ -167,7 +208,7 @@ export function profilePage(root, { name }) {
         h('div.list', null, ...profile.live_games.map((g) => h('a.row-item.live-now', { href: `/game/${g.id}`, dataset: { link: '' } },
           h('div.who', null, dot('black'), g.black.name, h('span.vs', null, 'vs'), dot('white'), g.white.name),
           h('div.muted', null, `${g.size}×${g.size}`))))) : null,
-      h('section.card', null, h('h2', null, t('profile.recent')), recent, more)));
+      h('section.card', null, h('h2', null, t('profile.recent')), ...archive)));
   })();
 
   return () => {

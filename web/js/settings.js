@@ -1,6 +1,6 @@
 // The player's settings, kept in this browser (localStorage): language,
-// board and stone skins, sound, voice, coordinates. Listeners hear every
-// change so that open pages follow at once.
+// board and stone skins, the last move's mark, sound, voice, coordinates.
+// Listeners hear every change so that open pages follow at once.
 
 const KEY = 'shoutan.settings';
 
@@ -9,6 +9,7 @@ const KEY = 'shoutan.settings';
  * @property {'zh' | 'en'} lang           interface language
  * @property {'kaya' | 'shinkaya' | 'bamboo' | 'flat' | 'slate'} board  board skin
  * @property {'classic' | 'yunzi' | 'flat'} stones  stone skin
+ * @property {'ring' | 'red'} lastMove    the last move's mark: a ring, or a red square (as on Fox)
  * @property {boolean} sound              a sound on each stone
  * @property {boolean} voice              byo-yomi calls spoken
  * @property {'zh' | 'en'} voiceLang      the language of the calls
@@ -32,6 +33,7 @@ function defaults() {
     lang,
     board: 'kaya',
     stones: 'classic',
+    lastMove: 'ring',
     sound: true,
     voice: true,
     voiceLang: lang,
@@ -46,6 +48,7 @@ const CHOICES = {
   lang: ['zh', 'en'],
   board: ['kaya', 'shinkaya', 'bamboo', 'flat', 'slate'],
   stones: ['classic', 'yunzi', 'flat'],
+  lastMove: ['ring', 'red'],
   voiceLang: ['zh', 'en'],
   theme: ['auto', 'light', 'dark'],
 };

@@ -99,6 +99,13 @@ export function connectionLost(owner, lost) {
   bannerEl.hidden = banners.size === 0;
 }
 
+/** A rating change, signed: `+12.3`, `−8`; null without one. */
+export function ratingChange(change) {
+  if (typeof change !== 'number') return null;
+  const sign = change > 0 ? '+' : change < 0 ? '−' : '±';
+  return h('span.delta', { class: change > 0 ? 'up' : change < 0 ? 'down' : '' }, ` ${sign}${Math.abs(change)}`);
+}
+
 /** A stone-shaped dot of a colour. */
 export function dot(color) {
   return h(`span.dot.${color}`, { 'aria-hidden': 'true' });

@@ -1,47 +1,19 @@
 // The analysis board and the AI review in a real browser (issue #19, "How
 // it is proved"): a record uploaded, a variation added, deleted, added
-// again with a comment and downloaded in the SGF; a finished game
-// reviewed with one click, and the win-rate graph clicked to go to a move.
+// again with a comment and downloaded in the SGF; a finished game and an
+// uploaded record reviewed with one click, and the win-rate graph clicked
+// to go to a move.
 
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 
 import {
-  clickPoint, launchBrowser, needsChromium, newPage, newPlayerContext, signUp, startServer, stoneAt,
+  clickPoint, launchBrowser, needsChromium, newPage, newPlayerContext, signUp, startServer, stoneAt, wsCommands,
 } from './harness.mjs';
 
 /** A short 9×9 record: B E5, W C7, B G3, W C3. */
 const RECORD = '(;GM[1]FF[4]SZ[9]KM[7]RU[Chinese]PB[Ke]PW[Shin];B[ee];W[cc];B[gg];W[cg])';
-
-/**
- * Sends `commands` over the game's WebSocket from the page (its session
- * cookie), numbering them from `firstId`, each awaited until acknowledged.
- */
-async function wsCommands(page, gameId, firstId, commands) {
-  return page.evaluate(async ({ gameId, firstId, commands }) => {
-    const ws = new WebSocket(`ws://${location.host}/api/games/${gameId}/ws`);
-    const frames = [];
-    let wake = null;
-    ws.onmessage = (e) => { frames.push(JSON.parse(e.data)); wake?.(); };
-    await new Promise((ok, fail) => { ws.onopen = ok; ws.onerror = fail; });
-    const next = async (pred) => {
-      for (;;) {
-        const i = frames.findIndex(pred);
-        if (i >= 0) return frames.splice(i, 1)[0];
-        await new Promise((ok) => { wake = ok; });
-      }
-    };
-    const acks = [];
-    for (const [k, c] of commands.entries()) {
-      const id = firstId + k;
-      ws.send(JSON.stringify({ ...c, id }));
-      acks.push(await next((f) => f.id === id));
-    }
-    ws.close();
-    return acks;
-  }, { gameId, firstId, commands });
-}
 
 describe('the analysis board and the AI review', needsChromium(), () => {
   let server;
@@ -138,7 +110,24 @@ describe('the analysis board and the AI review', needsChromium(), () => {
     await whiteContext.close();
   });
 
-  it('shows the position judgement on the analysis board and refuses it in a rated live game', async () => {
+  it('reviews an uploaded record with one click; the same game opened again is reviewed at once', async () => {
+    const context = await newPlayerContext(browser);
+    const page = await newPage(context, errors);
+    await signUp(page, server.base, 'uploader');
+    // The second time the text differs (names, a comment): the game is the same.
+    for (const [record, waitMs] of [[RECORD, 120_000], [RECORD.replace('PB[Ke]', 'PB[Someone]C[again]'), 10_000]]) {
+      await page.goto(`${server.base}/analysis`);
+      await page.locator('[data-paste]').fill(record);
+      await page.click('[data-action=open]');
+      await page.click('[data-review-level=quick]');
+      await page.locator('[data-graph]').waitFor({ timeout: waitMs });
+      assert.equal(await page.locator('[data-review-level=quick]').count(), 0, 'asked once');
+      assert.equal(await page.locator('[data-mistakes]').count(), 2, 'each player’s mistakes');
+    }
+    await context.close();
+  });
+
+  it('shows the position judgement on the analysis board, and not in a rated live game', async () => {
     const context = await newPlayerContext(browser);
     const page = await newPage(context, errors);
     await page.goto(`${server.base}/analysis`);
@@ -165,9 +154,10 @@ describe('the analysis board and the AI review', needsChromium(), () => {
     assert.equal(made.status(), 201, await made.text());
     const accepted = await white.request.post(`${server.base}/api/challenges/${(await made.json()).id}/accept`, { headers, data: {} });
     const id = (await accepted.json()).id;
+    // The server refuses it in a rated game: the page does not offer it, and says why.
     await black.goto(`${server.base}/game/${id}`);
-    await black.click('[data-action=estimate]');
-    await black.locator('.toast.error', { hasText: 'not allowed in a rated game' }).waitFor();
+    await black.locator('[data-action=estimate][disabled]').waitFor();
+    await black.locator('[data-role=estimate-note]', { hasText: 'not allowed in a rated game' }).waitFor();
     await blackContext.close();
     await whiteContext.close();
   });

@@ -158,7 +158,7 @@ describe('an event from creation to standings', needsChromium(), () => {
     assert.equal(await olga.evaluate(() => window.__sameDocument), true, 'not reloaded');
     const table = olga.locator('[data-role=standings]');
     const headers = await table.locator('th').allInnerTexts();
-    assert.deepEqual(headers.slice(2), ['Wins', 'POINTS', 'SOS', 'SOSOS']);
+    assert.deepEqual(headers.slice(2), ['Wins', 'Points', 'SOS', 'SOSOS']);
     const rows = table.locator('tbody tr');
     assert.equal(await rows.count(), 2);
     const first = await rows.nth(0).locator('td').allInnerTexts();
@@ -176,7 +176,7 @@ describe('an event from creation to standings', needsChromium(), () => {
     await olga.click('[data-tab=crosstable]');
     const cross = olga.locator('[data-role=crosstable]');
     await cross.locator('tbody tr').first().waitFor();
-    assert.deepEqual(await cross.locator('th').allInnerTexts(), ['Place', 'Name', '1', 'Wins', 'POINTS', 'SOS', 'SOSOS']);
+    assert.deepEqual(await cross.locator('th').allInnerTexts(), ['Place', 'Name', '1', 'Wins', 'Points', 'SOS', 'SOSOS']);
     const top = await cross.locator('tbody tr').first().locator('td').allInnerTexts();
     assert.deepEqual([top[0], top[1], top[2], top[3], top[4]], ['1', blackName, '2+/b', '1', '2']);
 

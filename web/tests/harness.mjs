@@ -228,6 +228,37 @@ export async function signUp(page, base, name, rank = '5k') {
   await page.waitForSelector(`[data-user="${name}"]`);
 }
 
+/**
+ * Sends `commands` over the WebSocket of game `gameId` from `page` (its
+ * session cookie), numbering them from `firstId`, each awaited until
+ * answered; returns the answers.
+ * @param {import('playwright-core').Page} page
+ */
+export async function wsCommands(page, gameId, firstId, commands) {
+  return page.evaluate(async ({ gameId, firstId, commands }) => {
+    const ws = new WebSocket(`ws://${location.host}/api/games/${gameId}/ws`);
+    const frames = [];
+    let wake = null;
+    ws.onmessage = (e) => { frames.push(JSON.parse(e.data)); wake?.(); };
+    await new Promise((ok, fail) => { ws.onopen = ok; ws.onerror = fail; });
+    const next = async (pred) => {
+      for (;;) {
+        const i = frames.findIndex(pred);
+        if (i >= 0) return frames.splice(i, 1)[0];
+        await new Promise((ok) => { wake = ok; });
+      }
+    };
+    const acks = [];
+    for (const [k, c] of commands.entries()) {
+      const id = firstId + k;
+      ws.send(JSON.stringify({ ...c, id }));
+      acks.push(await next((f) => f.id === id));
+    }
+    ws.close();
+    return acks;
+  }, { gameId, firstId, commands });
+}
+
 /** Clicks the intersection `point` (GTP notation) of the board. */
 export async function clickPoint(page, point) {
   await page.locator(`.goban [data-point="${point}"]`).click();

@@ -8,7 +8,7 @@ import { describe, it } from 'node:test';
 
 import { blackZi, countPosition } from '../js/counting.js';
 import {
-  advance, byoYomiFace, clientName, clockFace, rankText, timeAnswer, timeControlShort, timeControlText, timeSystem, ziText,
+  advance, byoYomiFace, clientName, clockFace, rankText, signedText, timeAnswer, timeControlShort, timeControlText, timeSystem, ziText,
 } from '../js/format.js';
 import { Applied, GameModel } from '../js/game-model.js';
 import {
@@ -210,6 +210,16 @@ describe('ranks', () => {
     assert.equal(rankText('9k', 'en'), '9k');
     assert.equal(rankText('', 'zh'), '');
     assert.equal(rankText(undefined, 'zh'), undefined);
+  });
+});
+
+describe('changes', () => {
+  it('carry their true sign, and none when they round to nothing', () => {
+    assert.equal(signedText(1.44), '+1.4');
+    assert.equal(signedText(-13), '−13.0');
+    assert.equal(signedText(-0.04), '0.0');
+    assert.equal(signedText(0), '0.0');
+    assert.equal(signedText(2.5, 0), '+3');
   });
 });
 

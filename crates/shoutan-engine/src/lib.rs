@@ -73,4 +73,6 @@ pub use engine::{
 pub use evaluator::builtin_network;
 pub use judge::{Judgement, judge};
 pub use level::{Level, LevelError, MeasuredRank};
-pub use review::{MISTAKES_PER_PLAYER, MoveEval, PositionEval, Review, positions, review};
+pub use review::{
+    MISTAKE_POINTS, MISTAKES_PER_PLAYER, MoveEval, PositionEval, Review, positions, review,
+};

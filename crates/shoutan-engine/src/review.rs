@@ -6,13 +6,17 @@
 //! review jobs both call [`review`]; as the engine gets stronger, so do
 //! the reviews.
 
-use shoutan_rules::{Color, Game, Move};
+use shoutan_rules::{Color, Game, Move, Phase};
 
 use crate::analysis::Analysis;
 use crate::engine::{Budget, Engine, EngineError, StopHandle};
 
 /// Mistakes listed per player.
 pub const MISTAKES_PER_PLAYER: usize = 5;
+
+/// The least a move must lose to be called a mistake, in points: below
+/// half a point a fast search's noise is larger than the move's cost.
+pub const MISTAKE_POINTS: f32 = 0.5;
 
 /// How the engine judged one position.
 #[derive(Clone, Debug, PartialEq)]
@@ -49,6 +53,30 @@ impl PositionEval {
             best: best.map(|m| m.mv),
             pv: best.map(|m| m.pv.clone()).unwrap_or_default(),
             visits: analysis.visits,
+        }
+    }
+
+    /// A position the players passed into the count: the count itself, the
+    /// stones the network sees dead taken off (the win rate is the
+    /// network's, on the scale of the searches before it). A search would resume the
+    /// game and judge the closing passes by a strict count that leaves
+    /// dead stones on the board, calling a pass in a settled position a
+    /// mistake and a move inside the player's own territory the remedy.
+    fn counted(turns: usize, engine: &mut Engine, position: &Game) -> PositionEval {
+        let judgement = engine.final_status(position);
+        let mut counted = position.clone();
+        let black_lead = match counted.set_dead(judgement.status.dead.clone()) {
+            Ok(()) => counted.count().margin.points() as f32,
+            Err(_) => judgement.black_lead,
+        };
+        PositionEval {
+            turns,
+            to_move: position.to_move(),
+            black_winrate: judgement.black_winrate,
+            black_lead,
+            best: None,
+            pv: Vec::new(),
+            visits: 0,
         }
     }
 
@@ -143,13 +171,21 @@ impl Review {
     }
 
     /// `color`'s moves that lost most win rate (ties: points), at most
-    /// [`MISTAKES_PER_PLAYER`], the engine's own choices left out.
+    /// [`MISTAKES_PER_PLAYER`], the engine's own choices left out. A move
+    /// is a mistake only when it lost win rate and at least
+    /// [`MISTAKE_POINTS`]: when the two disagree, the search's noise is
+    /// larger than the move's cost.
     #[must_use]
     pub fn mistakes(&self, color: Color) -> Vec<&MoveEval> {
         let mut losing: Vec<&MoveEval> = self
             .moves
             .iter()
-            .filter(|m| m.color == color && !m.was_best() && m.winrate_loss > 0.0)
+            .filter(|m| {
+                m.color == color
+                    && !m.was_best()
+                    && m.winrate_loss > 0.0
+                    && m.points_loss >= MISTAKE_POINTS
+            })
             .collect();
         losing.sort_by(|a, b| {
             b.winrate_loss
@@ -188,9 +224,14 @@ pub fn review(
         if stop.is_stopped() {
             return Ok(None);
         }
-        let color = position.to_move();
-        let analysis = engine.analyze(position, color, Budget::visits(visits), stop, None)?;
-        evals.push(PositionEval::of(turns, &analysis));
+        let eval = if position.phase() == Phase::Counting {
+            PositionEval::counted(turns, engine, position)
+        } else {
+            let color = position.to_move();
+            let analysis = engine.analyze(position, color, Budget::visits(visits), stop, None)?;
+            PositionEval::of(turns, &analysis)
+        };
+        evals.push(eval);
         progress(turns + 1, total);
     }
     if stop.is_stopped() {
@@ -278,6 +319,62 @@ mod tests {
         for p in &review.positions {
             assert!((0.0..=1.0).contains(&p.black_winrate), "{p:?}");
             assert!(p.visits > 0 && p.best.is_some(), "{p:?}");
+        }
+    }
+
+    /// A settled 9×9 game, passed into the count (B+1.5 under Chinese
+    /// rules, white's B5 dead inside black's area):
+    ///
+    /// ```text
+    ///   A B C D E F G H J
+    /// 9 . . . . X O . . .
+    /// 8 . . . . X O . . .
+    /// 7 . . . . X O . . .
+    /// 6 . . . . X O . . .
+    /// 5 . O X . X O . . .
+    /// 4 . . . . X O . . .
+    /// 3 . . . . X O . . .
+    /// 2 . . . . X O . . .
+    /// 1 . . . . X O . . .
+    /// ```
+    ///
+    /// The closing passes cost nothing. A search of the counted position
+    /// resumes play and counts dead stones as alive: it called black's
+    /// last pass a 32-point mistake and white's a −2.3-point one.
+    #[test]
+    fn passing_into_the_count_of_a_settled_game_is_no_mistake() {
+        let size = BoardSize::NINE;
+        let at = |s: &str| Point::from_gtp(s, size).unwrap();
+        let mut game = Game::new(size, Ruleset::CHINESE);
+        for row in 1..=9 {
+            game.play(Color::Black, at(&format!("E{row}"))).unwrap();
+            game.play(Color::White, at(&format!("F{row}"))).unwrap();
+        }
+        game.pass(Color::Black).unwrap();
+        game.play(Color::White, at("B5")).unwrap();
+        game.play(Color::Black, at("C5")).unwrap();
+        game.pass(Color::White).unwrap();
+        game.pass(Color::Black).unwrap();
+        assert_eq!(game.phase(), Phase::Counting);
+        let mut engine = Engine::new(EngineConfig {
+            threads: 1,
+            ..EngineConfig::default()
+        });
+        let review = review(&mut engine, &game, 64, &StopHandle::new(), &mut |_, _| {})
+            .unwrap()
+            .expect("not stopped");
+        let end = review.positions.last().unwrap();
+        assert!((end.black_lead - 1.5).abs() < 1e-6, "{end:?}");
+        let last = review.moves.last().unwrap();
+        assert_eq!(last.mv, Move::Pass);
+        assert!(last.points_loss.abs() < MISTAKE_POINTS, "{last:?}");
+        for color in Color::ALL {
+            let passes: Vec<_> = review
+                .mistakes(color)
+                .into_iter()
+                .filter(|m| m.mv == Move::Pass)
+                .collect();
+            assert!(passes.is_empty(), "{passes:?}");
         }
     }
 

@@ -37,7 +37,7 @@ error_codes! {
     Malformed => "malformed",
     /// No such WebSocket message.
     UnknownType => "unknown_type",
-    /// A message or body over its size limit.
+    /// A message, body or uploaded record over its size limit.
     TooLarge => "too_large",
     /// A command without its integer `id`.
     MissingId => "missing_id",
@@ -236,10 +236,16 @@ error_codes! {
     EstimateNotAllowed => "estimate_not_allowed",
     /// No position judgements left in this game.
     EstimateLimit => "estimate_limit",
-    /// A position with more moves than an estimate takes.
+    /// A position or record with more moves than an estimate or a review takes.
     TooManyMoves => "too_many_moves",
     /// Set-up stones that are not a position of the board.
     BadSetup => "bad_setup",
+    /// A game record that cannot be read as SGF (the message says where and why).
+    BadSgf => "bad_sgf",
+    /// A file of several game records where one is wanted.
+    SeveralGames => "several_games",
+    /// A game record without a move to review.
+    NoMoves => "no_moves",
     // Moderation
     /// Only a moderator or an administrator may do this.
     NotModerator => "not_moderator",

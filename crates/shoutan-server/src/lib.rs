@@ -18,8 +18,8 @@
 //!   after a restart with the downtime excused.
 //! - The computer ([`computer`]): an account per engine level, played
 //!   from a bounded pool of blocking threads.
-//! - AI reviews of finished games ([`review`]) on a pool of their own,
-//!   stored with the game; position judgement ([`judgement`]).
+//! - AI reviews of finished games and uploaded records ([`review`]) on a
+//!   pool of their own, stored once; position judgement ([`judgement`]).
 //!
 //! The API is documented in `docs/api/openapi.yaml` (HTTP) and
 //! `docs/api/websocket.md` (the WebSocket protocol).

@@ -12,12 +12,19 @@
 //! the handicap (in ranks), and white; the change is then applied to
 //! black's own rating.
 //!
-//! Once a rating has settled (deviation at most [`PROVISIONAL_DEVIATION`])
-//! one game moves it by at most [`SETTLED_STEP`] of a rank: Glicko-2 alone
-//! moves a settled 1 dan about a third of a rank for a surprising result,
-//! and the rank shown moves only after a run (`rank_rule`).
+//! One 19×19 game moves a rating by at most [`PROVISIONAL_STEP`] ranks
+//! while it is provisional and [`SETTLED_STEP`] once it has settled
+//! (deviation at most [`PROVISIONAL_DEVIATION`]). Glicko-2 alone moves two
+//! newcomers two ranks each for one game, as though the rank each declared
+//! were no evidence at all, and a settled 1 dan a third of a rank for a
+//! surprising result; the rank shown moves only after a run (`rank_rule`).
+//!
+//! A game on a small board counts as part of a 19×19 game
+//! ([`board_weight`]), its change and its step alike: fewer choices decide
+//! it, so one 9×9 game says less about a player (OGS and Fox weigh or
+//! rate small boards apart likewise).
 
-use shoutan_rules::{Color, GameResult, Rank};
+use shoutan_rules::{BoardSize, Color, GameResult, Rank};
 use shoutan_store::Rating;
 use skillratings::Outcomes;
 use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2};
@@ -27,6 +34,17 @@ pub const PROVISIONAL_DEVIATION: f64 = 160.0;
 
 /// The most one game moves a settled rating, in ranks.
 pub const SETTLED_STEP: f64 = 0.25;
+
+/// The most one game moves a provisional rating, in ranks.
+pub const PROVISIONAL_STEP: f64 = 1.0;
+
+/// How much a game on a board of `size` counts toward a rating, beside a
+/// 19×19 game: the share of the 19×19 board's points it has (9×9 about a
+/// fifth, 13×13 about a half), larger boards no more than 19×19.
+#[must_use]
+pub fn board_weight(size: BoardSize) -> f64 {
+    (size.area() as f64 / BoardSize::NINETEEN.area() as f64).min(1.0)
+}
 
 /// The deviation of a newcomer.
 pub const NEWCOMER_DEVIATION: f64 = 350.0;
@@ -53,11 +71,12 @@ pub fn rank_of(rating: f64) -> Rank {
     Rank::from_level((k + 1e-9).floor() as i32 - 30)
 }
 
-/// The starting rating of a player who declares `rank`.
+/// The starting rating of a player who declares `rank`: the middle of
+/// that rank, so that his first games move it before the rank shown.
 #[must_use]
 pub fn newcomer(rank: Rank) -> Rating {
     Rating {
-        rating: rating_of_level(rank.level()),
+        rating: 525.0 * ((rank_number(rank.level()) + 0.5) / 23.15).exp(),
         deviation: NEWCOMER_DEVIATION,
         volatility: NEWCOMER_VOLATILITY,
     }
@@ -79,13 +98,14 @@ fn ours(r: Glicko2Rating) -> Rating {
     }
 }
 
-/// Black's and white's new ratings after a game with `result`, black having
-/// had `handicap` ranks of handicap; `None` for results that rate nobody
-/// (no result, replay, both lose).
+/// Black's and white's new ratings after a game on a board of `size`
+/// with `result`, black having had `handicap` ranks of handicap; `None`
+/// for results that rate nobody (no result, replay, both lose).
 #[must_use]
 pub fn after_game(
     black: Rating,
     white: Rating,
+    size: BoardSize,
     handicap: i32,
     result: GameResult,
 ) -> Option<(Rating, Rating)> {
@@ -116,24 +136,38 @@ pub fn after_game(
         rating: black.rating + (b.rating - black_strengthened.rating),
         ..ours(b)
     };
-    Some((damped(black, black_after), damped(white, ours(w))))
+    let weight = board_weight(size);
+    Some((
+        damped(black, black_after, weight),
+        damped(white, ours(w), weight),
+    ))
 }
 
-/// A rating in ranks from 30 kyu (OGS's formula turned round).
-fn strength(rating: f64) -> f64 {
+/// A rating in ranks from 30 kyu (OGS's formula turned round): the scale
+/// on which ranks are equally wide.
+#[must_use]
+pub fn strength(rating: f64) -> f64 {
     (rating.max(1.0) / 525.0).ln() * 23.15
 }
 
-/// `after`, held within [`SETTLED_STEP`] of `before` if `before` had settled.
-fn damped(before: Rating, after: Rating) -> Rating {
-    if before.deviation > PROVISIONAL_DEVIATION {
-        return after;
-    }
+/// The way from `before` to `after` taken only `weight` of the way (the
+/// board's weight: the game counts as that much of a 19×19 game), then
+/// held within that much of one game's step from `before`:
+/// [`PROVISIONAL_STEP`] while provisional, [`SETTLED_STEP`] once settled.
+fn damped(before: Rating, after: Rating, weight: f64) -> Rating {
+    let step = weight
+        * if before.deviation > PROVISIONAL_DEVIATION {
+            PROVISIONAL_STEP
+        } else {
+            SETTLED_STEP
+        };
+    let toward = |from: f64, to: f64| from + weight * (to - from);
     let from = strength(before.rating);
-    let to = strength(after.rating).clamp(from - SETTLED_STEP, from + SETTLED_STEP);
+    let to = toward(from, strength(after.rating)).clamp(from - step, from + step);
     Rating {
         rating: 525.0 * (to / 23.15).exp(),
-        ..after
+        deviation: toward(before.deviation, after.deviation),
+        volatility: toward(before.volatility, after.volatility),
     }
 }
 
@@ -194,24 +228,30 @@ mod tests {
     #[test]
     fn an_even_game_between_newcomers() {
         let n = newcomer(Rank::Kyu(5));
-        let (b, w) = after_game(n, n, 0, win(Color::Black)).unwrap();
-        // Symmetric: black gains what white loses; both become surer.
+        let (b, w) = after_game(n, n, BoardSize::NINETEEN, 0, win(Color::Black)).unwrap();
+        // Symmetric: black gains the ranks white loses; both become surer.
         assert!(b.rating > n.rating && w.rating < n.rating);
-        assert!(close(b.rating - n.rating, n.rating - w.rating, 1e-6));
+        let s = strength(n.rating);
+        assert!(close(strength(b.rating) - s, s - strength(w.rating), 1e-6));
         assert!(b.deviation < n.deviation && close(b.deviation, w.deviation, 1e-9));
-        let (d1, d2) = after_game(n, n, 0, GameResult::Draw).unwrap();
+        let (d1, d2) = after_game(n, n, BoardSize::NINETEEN, 0, GameResult::Draw).unwrap();
         assert!(close(d1.rating, n.rating, 1e-6) && close(d2.rating, n.rating, 1e-6));
-        assert!(after_game(n, n, 0, GameResult::NoResult).is_none());
+        assert!(after_game(n, n, BoardSize::NINETEEN, 0, GameResult::NoResult).is_none());
     }
 
     #[test]
     fn a_handicap_win_is_worth_less_than_an_even_one() {
-        let weak = newcomer(Rank::Kyu(9));
-        let strong = newcomer(Rank::Kyu(5));
-        let (even, _) = after_game(weak, strong, 0, win(Color::Black)).unwrap();
-        let (four_stones, _) = after_game(weak, strong, 4, win(Color::Black)).unwrap();
-        assert!(even.rating - weak.rating > four_stones.rating - weak.rating);
-        assert!(four_stones.rating > weak.rating);
+        let settled = |rank| Rating {
+            deviation: 60.0,
+            ..newcomer(rank)
+        };
+        let (weak, strong) = (settled(Rank::Kyu(6)), settled(Rank::Kyu(5)));
+        let (even, _) =
+            after_game(weak, strong, BoardSize::NINETEEN, 0, win(Color::Black)).unwrap();
+        let (one_stone, _) =
+            after_game(weak, strong, BoardSize::NINETEEN, 1, win(Color::Black)).unwrap();
+        assert!(even.rating - weak.rating > one_stone.rating - weak.rating);
+        assert!(one_stone.rating > weak.rating);
     }
 
     #[test]
@@ -237,12 +277,61 @@ mod tests {
             deviation: 60.0,
             ..newcomer(Rank::Dan(3))
         };
-        let (upset, _) = after_game(settled, strong, 0, win(Color::Black)).unwrap();
+        let (upset, _) =
+            after_game(settled, strong, BoardSize::NINETEEN, 0, win(Color::Black)).unwrap();
         let gained = strength(upset.rating) - strength(settled.rating);
         assert!(close(gained, SETTLED_STEP, 1e-9), "{gained}");
-        // A newcomer is not held: his first games find his level.
+        // A newcomer moves further, a rank at most: his first games find
+        // his level, but the rank he declared is evidence too.
         let fresh = newcomer(Rank::Kyu(1));
-        let (found, _) = after_game(fresh, strong, 0, win(Color::Black)).unwrap();
-        assert!(strength(found.rating) - strength(fresh.rating) > 1.0);
+        let (found, _) =
+            after_game(fresh, strong, BoardSize::NINETEEN, 0, win(Color::Black)).unwrap();
+        let gained = strength(found.rating) - strength(fresh.rating);
+        assert!(close(gained, PROVISIONAL_STEP, 1e-9), "{gained}");
+    }
+
+    /// The game players complained of: two newcomers, 3 kyu and 2 kyu, one
+    /// rated 9×9 game. Glicko-2 alone moved both by 162 points, over two
+    /// ranks (3k to "1k?", 2k to "5k?").
+    #[test]
+    fn one_small_board_game_between_newcomers_moves_them_a_quarter_rank_at_most() {
+        let (three_kyu, two_kyu) = (newcomer(Rank::Kyu(3)), newcomer(Rank::Kyu(2)));
+        let undamped = glicko2(
+            &g2(three_kyu),
+            &g2(two_kyu),
+            &Outcomes::WIN,
+            &Glicko2Config::new(),
+        );
+        assert!(strength(undamped.0.rating) - strength(three_kyu.rating) > 2.0);
+        let (b, w) = after_game(three_kyu, two_kyu, BoardSize::NINE, 0, win(Color::Black)).unwrap();
+        let (gained, lost) = (
+            strength(b.rating) - strength(three_kyu.rating),
+            strength(two_kyu.rating) - strength(w.rating),
+        );
+        let step = board_weight(BoardSize::NINE) * PROVISIONAL_STEP;
+        assert!(gained > 0.0 && gained <= step + 1e-9, "{gained}");
+        assert!(lost > 0.0 && lost <= step + 1e-9, "{lost}");
+        assert_eq!(rank_of(b.rating), Rank::Kyu(3));
+        assert_eq!(rank_of(w.rating), Rank::Kyu(2));
+        // Both are surer of their level, if less than after a 19×19 game.
+        let (b19, _) = after_game(
+            three_kyu,
+            two_kyu,
+            BoardSize::NINETEEN,
+            0,
+            win(Color::Black),
+        )
+        .unwrap();
+        assert!(b19.deviation < b.deviation && b.deviation < three_kyu.deviation);
+        assert!(b19.rating > b.rating);
+    }
+
+    #[test]
+    fn boards_weigh_by_their_points() {
+        let weight = |n| board_weight(BoardSize::new(n).unwrap());
+        assert!(close(weight(19), 1.0, 1e-12));
+        assert!(close(weight(13), 169.0 / 361.0, 1e-12));
+        assert!(close(weight(9), 81.0 / 361.0, 1e-12));
+        assert!(close(weight(25), 1.0, 1e-12));
     }
 }

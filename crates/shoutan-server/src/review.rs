@@ -1,13 +1,18 @@
-//! AI reviews of finished games (AI 复盘), asked for with one click: the
-//! engine analyses every position (`shoutan_engine::review`) on a pool of
-//! its own — one engine thread per review, at most [`WORKERS`] at once, at
-//! most [`QUEUED`] waiting, at most [`PER_USER`] waiting for any one
-//! account — so that a review never takes the cores live games and the
-//! computer players need. Requests and reviews are stored with the game
-//! (made once per game and level); a request not yet made when the server
-//! stops is made again from the start after the restart.
+//! AI reviews (AI 复盘) of finished games and of uploaded records
+//! ([`record`]), asked for with one click: the engine analyses every
+//! position (`shoutan_engine::review`) on a pool of its own — one engine
+//! thread per review, at most [`WORKERS`] at once, at most [`QUEUED`]
+//! waiting, at most [`PER_USER`] waiting for any one account, games and
+//! records alike — so that a review never takes the cores live games and
+//! the computer players need. Requests and reviews are stored, with the
+//! game or with the record (made once per game or record and level); a
+//! request not yet made when the server stops is made again from the start
+//! after the restart.
+
+pub mod record;
 
 use std::collections::HashMap;
+use std::fmt;
 use std::sync::{Arc, Mutex};
 
 use axum::http::StatusCode;
@@ -15,10 +20,13 @@ use serde::{Deserialize, Serialize};
 use shoutan_engine::{Engine, EngineConfig, MoveEval, PositionEval, Review, StopHandle};
 use shoutan_nn::Network;
 use shoutan_rules::{BoardSize, Color, Game, Move};
-use shoutan_store::{GameId, NewReview, ReviewRow, Store, UserId};
+use shoutan_store::{
+    GameId, NewRecordReview, NewReview, RecordReviewRow, ReviewRow, Store, StoreError, UserId,
+};
 
 use crate::blocking::BlockingPool;
 use crate::error::{ApiError, ErrorCode};
+use record::{Record, RecordId};
 
 /// Reviews made at once (one engine thread each).
 pub const WORKERS: usize = 1;
@@ -83,8 +91,26 @@ impl Level {
     }
 }
 
-/// A review job's key.
-type Key = (GameId, Level);
+/// What a review is of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Subject {
+    /// A finished game of the server.
+    Game(GameId),
+    /// An uploaded record.
+    Record(RecordId),
+}
+
+impl fmt::Display for Subject {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Subject::Game(id) => write!(f, "game {id}"),
+            Subject::Record(id) => write!(f, "record {id}"),
+        }
+    }
+}
+
+/// A review job's key: one job per subject and level, whoever asks.
+type Key = (Subject, Level);
 
 /// A review waiting or being made.
 #[derive(Clone, Copy, Debug)]
@@ -131,6 +157,17 @@ pub struct ReviewView {
     pub progress: Option<Progress>,
     /// Once done: the review (see [`ReviewBody`]).
     pub review: Option<serde_json::Value>,
+}
+
+/// A review of an uploaded record as the API shows it: its id, then the
+/// review as for a game.
+#[derive(Clone, Debug, Serialize)]
+pub struct RecordReviewView {
+    /// The record's id (`GET /api/reviews/{id}`).
+    pub id: RecordId,
+    /// The review.
+    #[serde(flatten)]
+    pub review: ReviewView,
 }
 
 /// A level as offered.
@@ -265,11 +302,29 @@ impl Reviews {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// How a stored row looks to a client.
+    /// How a stored row of a game's review looks to a client (`None` for
+    /// a level this server does not know).
     #[must_use]
     pub fn view(&self, row: &ReviewRow) -> Option<ReviewView> {
         let level = Level::named(&row.level)?;
-        Some(match &row.body {
+        Some(self.view_of((Subject::Game(row.game), level), row.body.as_deref()))
+    }
+
+    /// How a stored row of a record's review looks to a client (`None`
+    /// for a level this server does not know).
+    #[must_use]
+    pub fn record_view(&self, id: RecordId, row: &RecordReviewRow) -> Option<RecordReviewView> {
+        let level = Level::named(&row.level)?;
+        Some(RecordReviewView {
+            id,
+            review: self.view_of((Subject::Record(id), level), row.body.as_deref()),
+        })
+    }
+
+    /// The review of `key`, made (`body`) or not.
+    fn view_of(&self, key: Key, body: Option<&str>) -> ReviewView {
+        let (_, level) = key;
+        match body {
             Some(body) => ReviewView {
                 level,
                 status: "done",
@@ -279,13 +334,13 @@ impl Reviews {
             None => ReviewView {
                 level,
                 status: "queued",
-                progress: self.lock().get(&(row.game, level)).map(|j| Progress {
+                progress: self.lock().get(&key).map(|j| Progress {
                     done: j.done,
                     total: j.total,
                 }),
                 review: None,
             },
-        })
+        }
     }
 
     /// Asks for a review of the finished game `game` by `user`: the stored
@@ -301,41 +356,8 @@ impl Reviews {
         user: UserId,
         now: i64,
     ) -> Result<ReviewView, ApiError> {
-        let key = (id, level);
-        {
-            let mut jobs = self.lock();
-            if !jobs.contains_key(&key) {
-                if jobs.values().filter(|j| j.user == user).count() >= PER_USER {
-                    return Err(ApiError::new(
-                        StatusCode::TOO_MANY_REQUESTS,
-                        ErrorCode::ReviewBudget,
-                        format!(
-                            "you have {PER_USER} reviews waiting; ask for another once one is done"
-                        ),
-                    ));
-                }
-                if jobs.len() >= WORKERS + QUEUED {
-                    return Err(ApiError {
-                        retry_after: Some(60),
-                        ..ApiError::new(
-                            StatusCode::SERVICE_UNAVAILABLE,
-                            ErrorCode::Busy,
-                            format!("{} reviews are waiting; try again later", jobs.len()),
-                        )
-                    });
-                }
-                // Held while the request is stored, so that the budget and
-                // the queue count it.
-                jobs.insert(
-                    key,
-                    Job {
-                        user,
-                        done: 0,
-                        total: 0,
-                    },
-                );
-            }
-        }
+        let key = (Subject::Game(id), level);
+        self.reserve(key, user)?;
         let stored = store
             .request_review(NewReview {
                 game: id,
@@ -344,20 +366,116 @@ impl Reviews {
                 requested_at: now,
             })
             .await;
-        let (row, made) = match stored {
-            Ok(stored) => stored,
-            Err(e) => {
-                self.forget_if_unstarted(key);
-                return Err(e.into());
-            }
-        };
+        let (row, made) = self.held(key, stored)?;
+        self.settle(store, key, game, user, made, row.finished_at.is_some());
+        Ok(self.view_of(key, row.body.as_deref()))
+    }
+
+    /// Asks for a review of the uploaded `record` (`sgf` as uploaded) by
+    /// `user`, under the same budget as a game's: the stored request (made
+    /// now, or earlier by anyone who uploaded the same game) as a client
+    /// sees it. Refused as [`Reviews::request`] is; nothing is stored then.
+    pub async fn request_record(
+        self: &Arc<Self>,
+        store: &Arc<dyn Store>,
+        record: Record,
+        sgf: String,
+        level: Level,
+        user: UserId,
+        now: i64,
+    ) -> Result<RecordReviewView, ApiError> {
+        let key = (Subject::Record(record.id), level);
+        self.reserve(key, user)?;
+        let stored = store
+            .request_record_review(NewRecordReview {
+                record: record.id.to_string(),
+                level: level.name().to_owned(),
+                sgf,
+                requested_by: user,
+                requested_at: now,
+            })
+            .await;
+        let (row, made) = self.held(key, stored)?;
+        self.settle(
+            store,
+            key,
+            record.game,
+            user,
+            made,
+            row.finished_at.is_some(),
+        );
+        Ok(RecordReviewView {
+            id: record.id,
+            review: self.view_of(key, row.body.as_deref()),
+        })
+    }
+
+    /// Holds a place for `key` in the queue and in `user`'s budget, unless
+    /// it is being made already (then asking again costs nothing).
+    fn reserve(&self, key: Key, user: UserId) -> Result<(), ApiError> {
+        let mut jobs = self.lock();
+        if jobs.contains_key(&key) {
+            return Ok(());
+        }
+        if jobs.values().filter(|j| j.user == user).count() >= PER_USER {
+            return Err(ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                ErrorCode::ReviewBudget,
+                format!("you have {PER_USER} reviews waiting; ask for another once one is done"),
+            ));
+        }
+        if jobs.len() >= WORKERS + QUEUED {
+            return Err(ApiError {
+                retry_after: Some(60),
+                ..ApiError::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    ErrorCode::Busy,
+                    format!("{} reviews are waiting; try again later", jobs.len()),
+                )
+            });
+        }
+        // Held while the request is stored, so that the budget and the
+        // queue count it.
+        jobs.insert(
+            key,
+            Job {
+                user,
+                done: 0,
+                total: 0,
+            },
+        );
+        Ok(())
+    }
+
+    /// The stored request, or the store's error with the reservation of
+    /// `key` dropped.
+    fn held<R>(
+        &self,
+        key: Key,
+        stored: Result<(R, bool), StoreError>,
+    ) -> Result<(R, bool), ApiError> {
+        stored.map_err(|e| {
+            self.forget_if_unstarted(key);
+            e.into()
+        })
+    }
+
+    /// After the request of `key` is stored: made now, its job starts;
+    /// made already, the reservation goes.
+    fn settle(
+        self: &Arc<Self>,
+        store: &Arc<dyn Store>,
+        key: Key,
+        game: Game,
+        user: UserId,
+        made: bool,
+        finished: bool,
+    ) {
         if made {
-            self.start(Arc::clone(store), game, id, level, user);
-        } else if row.finished_at.is_some() {
+            self.start(Arc::clone(store), key, game, user);
+        } else if finished {
             self.forget_if_unstarted(key);
         }
-        self.view(&row)
-            .ok_or_else(|| ApiError::internal(format!("review level {:?}", row.level)))
     }
 
     /// Drops a reservation that led to no job.
@@ -369,15 +487,8 @@ impl Reviews {
     }
 
     /// Makes a stored request: on the pool, then stored once.
-    fn start(
-        self: &Arc<Self>,
-        store: Arc<dyn Store>,
-        game: Game,
-        id: GameId,
-        level: Level,
-        user: UserId,
-    ) {
-        let key = (id, level);
+    fn start(self: &Arc<Self>, store: Arc<dyn Store>, key: Key, game: Game, user: UserId) {
+        let (subject, level) = key;
         self.lock().entry(key).or_insert(Job {
             user,
             done: 0,
@@ -421,30 +532,24 @@ impl Reviews {
                     let body = ReviewBody::of(&review, size);
                     match serde_json::to_string(&body) {
                         Ok(text) => {
-                            if let Err(e) = store
-                                .finish_review(id, level.name(), text, crate::time::now_millis())
-                                .await
-                            {
-                                tracing::error!("review of game {id}: not stored: {e}");
+                            if let Err(e) = finish(&*store, key, text).await {
+                                tracing::error!("review of {subject}: not stored: {e}");
                             }
                         }
-                        Err(e) => tracing::error!("review of game {id}: {e}"),
+                        Err(e) => tracing::error!("review of {subject}: {e}"),
                     }
                 }
-                Ok(Ok(None)) => tracing::warn!("review of game {id}: stopped"),
-                Ok(Err(e)) => tracing::error!("review of game {id}: {e}"),
-                Err(busy) => tracing::warn!("review of game {id}: {busy}; made after a restart"),
+                Ok(Ok(None)) => tracing::warn!("review of {subject}: stopped"),
+                Ok(Err(e)) => tracing::error!("review of {subject}: {e}"),
+                Err(busy) => tracing::warn!("review of {subject}: {busy}; made after a restart"),
             }
             reviews.lock().remove(&key);
         });
     }
 
-    /// Makes again the reviews stored as requested and not made (the
-    /// server stopped first).
-    pub async fn resume(
-        self: &Arc<Self>,
-        store: &Arc<dyn Store>,
-    ) -> Result<(), shoutan_store::StoreError> {
+    /// Makes again the reviews of games and records stored as requested
+    /// and not made (the server stopped first).
+    pub async fn resume(self: &Arc<Self>, store: &Arc<dyn Store>) -> Result<(), StoreError> {
         for row in store.pending_reviews().await? {
             let Some(level) = Level::named(&row.level) else {
                 tracing::error!("review of game {}: unknown level {:?}", row.game, row.level);
@@ -454,9 +559,8 @@ impl Reviews {
                 Ok(Some(loaded)) => {
                     self.start(
                         Arc::clone(store),
+                        (Subject::Game(row.game), level),
                         loaded.state.game,
-                        row.game,
-                        level,
                         row.requested_by,
                     );
                 }
@@ -464,6 +568,43 @@ impl Reviews {
                 Err(e) => tracing::error!("review of game {}: {e}", row.game),
             }
         }
+        for row in store.pending_record_reviews().await? {
+            let (Some(level), Ok(id)) = (Level::named(&row.level), row.record.parse()) else {
+                tracing::error!(
+                    "review of record {:?} at level {:?}: unknown",
+                    row.record,
+                    row.level
+                );
+                continue;
+            };
+            // Kept under the id it was asked for, even should a later
+            // server compute ids otherwise.
+            match Record::read(&row.sgf) {
+                Ok(record) => {
+                    self.start(
+                        Arc::clone(store),
+                        (Subject::Record(id), level),
+                        record.game,
+                        row.requested_by,
+                    );
+                }
+                Err(e) => tracing::error!("review of record {id}: {e}"),
+            }
+        }
         Ok(())
+    }
+}
+
+/// Stores the review of `key` once it is made.
+async fn finish(store: &dyn Store, key: Key, body: String) -> Result<bool, StoreError> {
+    let (subject, level) = key;
+    let at = crate::time::now_millis();
+    match subject {
+        Subject::Game(id) => store.finish_review(id, level.name(), body, at).await,
+        Subject::Record(id) => {
+            store
+                .finish_record_review(&id.to_string(), level.name(), body, at)
+                .await
+        }
     }
 }

@@ -62,7 +62,7 @@ pub use moderation::{
     Standing,
 };
 pub use postgres::PostgresStore;
-pub use review::{NewReview, ReviewRow, ReviewStore};
+pub use review::{NewRecordReview, NewReview, RecordReviewRow, ReviewRow, ReviewStore};
 pub use seek::{NewSeek, Pairing, Seek, SeekId, SeekOutcome};
 pub use session::Session;
 pub use sqlite::SqliteStore;

@@ -54,6 +54,11 @@ pub const SQLITE: &[Migration] = &[
         name: "moderation",
         sql: include_str!("../migrations/sqlite/0010_moderation.sql"),
     },
+    Migration {
+        version: 11,
+        name: "record reviews",
+        sql: include_str!("../migrations/sqlite/0011_record_reviews.sql"),
+    },
 ];
 
 /// PostgreSQL's migrations: the same schema in its dialect, and the tables
@@ -110,6 +115,11 @@ pub const POSTGRES: &[Migration] = &[
         version: 11,
         name: "moderation",
         sql: include_str!("../migrations/postgres/0011_moderation.sql"),
+    },
+    Migration {
+        version: 12,
+        name: "record reviews",
+        sql: include_str!("../migrations/postgres/0012_record_reviews.sql"),
     },
 ];
 

@@ -3,7 +3,7 @@
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use super::SqliteStore;
-use crate::review::{NewReview, ReviewRow, ReviewStore};
+use crate::review::{NewRecordReview, NewReview, RecordReviewRow, ReviewRow, ReviewStore};
 use crate::{GameId, StoreError};
 
 const COLUMNS: &str = "game_id, level, requested_by, requested_at, finished_at, body";
@@ -29,6 +29,33 @@ fn review_by_key(
             "SELECT {COLUMNS} FROM reviews WHERE game_id = ?1 AND level = ?2"
         ))?
         .query_row(params![game, level], review_row)
+        .optional()?)
+}
+
+const RECORD_COLUMNS: &str = "record, level, sgf, requested_by, requested_at, finished_at, body";
+
+fn record_review_row(r: &Row<'_>) -> rusqlite::Result<RecordReviewRow> {
+    Ok(RecordReviewRow {
+        record: r.get(0)?,
+        level: r.get(1)?,
+        sgf: r.get(2)?,
+        requested_by: r.get(3)?,
+        requested_at: r.get(4)?,
+        finished_at: r.get(5)?,
+        body: r.get(6)?,
+    })
+}
+
+fn record_review_by_key(
+    conn: &Connection,
+    record: &str,
+    level: &str,
+) -> Result<Option<RecordReviewRow>, StoreError> {
+    Ok(conn
+        .prepare_cached(&format!(
+            "SELECT {RECORD_COLUMNS} FROM record_reviews WHERE record = ?1 AND level = ?2"
+        ))?
+        .query_row(params![record, level], record_review_row)
         .optional()?)
 }
 
@@ -89,6 +116,74 @@ impl ReviewStore for SqliteStore {
                      WHERE game_id = ?3 AND level = ?4 AND finished_at IS NULL",
                 )?
                 .execute(params![at, body, game, level])?
+                == 1)
+        })
+        .await
+    }
+
+    async fn request_record_review(
+        &self,
+        r: NewRecordReview,
+    ) -> Result<(RecordReviewRow, bool), StoreError> {
+        self.write(move |conn| {
+            let made =
+                conn.prepare_cached(
+                    "INSERT INTO record_reviews \
+                     (record, level, sgf, requested_by, requested_at) \
+                     VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (record, level) DO NOTHING",
+                )?
+                .execute(params![
+                    r.record,
+                    r.level,
+                    r.sgf,
+                    r.requested_by,
+                    r.requested_at
+                ])? == 1;
+            let row = record_review_by_key(conn, &r.record, &r.level)?.ok_or_else(|| {
+                StoreError::Corrupt(format!("review of record {} vanished", r.record))
+            })?;
+            Ok((row, made))
+        })
+        .await
+    }
+
+    async fn record_review(
+        &self,
+        record: &str,
+        level: &str,
+    ) -> Result<Option<RecordReviewRow>, StoreError> {
+        let (record, level) = (record.to_owned(), level.to_owned());
+        self.read(move |conn| record_review_by_key(conn, &record, &level))
+            .await
+    }
+
+    async fn pending_record_reviews(&self) -> Result<Vec<RecordReviewRow>, StoreError> {
+        self.read(|conn| {
+            let mut stmt = conn.prepare_cached(&format!(
+                "SELECT {RECORD_COLUMNS} FROM record_reviews WHERE finished_at IS NULL \
+                 ORDER BY requested_at, record, level"
+            ))?;
+            let rows = stmt.query_map([], record_review_row)?;
+            Ok(rows.collect::<Result<_, _>>()?)
+        })
+        .await
+    }
+
+    async fn finish_record_review(
+        &self,
+        record: &str,
+        level: &str,
+        body: String,
+        at: i64,
+    ) -> Result<bool, StoreError> {
+        let (record, level) = (record.to_owned(), level.to_owned());
+        self.write(move |conn| {
+            Ok(conn
+                .prepare_cached(
+                    "UPDATE record_reviews SET finished_at = ?1, body = ?2 \
+                     WHERE record = ?3 AND level = ?4 AND finished_at IS NULL",
+                )?
+                .execute(params![at, body, record, level])?
                 == 1)
         })
         .await

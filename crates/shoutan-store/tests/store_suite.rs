@@ -9,9 +9,9 @@ use std::sync::Arc;
 use shoutan_rules::{Color, Rank};
 use shoutan_store::{
     ActionKind, ArchiveQuery, Database, GameEnd, GameId, GameStatus, Joined, NewAction,
-    NewChallenge, NewGame, NewReport, NewReview, NewSeek, NewUser, Outcome, RankStanding, Rating,
-    RatingUpdate, Relation, Role, Roles, Seek, SeekOutcome, Session, Standing, Store, StoreError,
-    StoredEvent, User, open,
+    NewChallenge, NewGame, NewRecordReview, NewReport, NewReview, NewSeek, NewUser, Outcome,
+    RankStanding, Rating, RatingUpdate, Relation, Role, Roles, Seek, SeekOutcome, Session,
+    Standing, Store, StoreError, StoredEvent, User, open,
 };
 
 /// A store to test, and what to do when the test is over.
@@ -866,6 +866,94 @@ async fn reviews(store: &Arc<dyn Store>) {
     assert_eq!(pending[0].level, "deep");
 }
 
+/// A review of an uploaded record is requested once per record and level
+/// (the first upload's text and asker kept), stays pending until it is
+/// stored, and is stored once.
+async fn record_reviews(store: &Arc<dyn Store>) {
+    let (a, b) = (user(store, "Ke").await, user(store, "Shin").await);
+    let ask = |record: &str, level: &str, sgf: &str, who: &User, at| NewRecordReview {
+        record: record.into(),
+        level: level.into(),
+        sgf: sgf.into(),
+        requested_by: who.id,
+        requested_at: at,
+    };
+    assert_eq!(store.record_review("r1", "quick").await.unwrap(), None);
+    let (quick, made) = store
+        .request_record_review(ask("r1", "quick", "(;SZ[9];B[ee])", &a, 2_000))
+        .await
+        .unwrap();
+    assert!(made);
+    assert_eq!(
+        (quick.sgf.as_str(), quick.requested_by, quick.requested_at),
+        ("(;SZ[9];B[ee])", a.id, 2_000)
+    );
+    assert_eq!((quick.finished_at, quick.body.as_deref()), (None, None));
+    // Uploaded again, by the other player and with other names: the same
+    // request, not a new one.
+    let (again, made) = store
+        .request_record_review(ask("r1", "quick", "(;SZ[9]PB[x];B[ee])", &b, 3_000))
+        .await
+        .unwrap();
+    assert!(!made);
+    assert_eq!(again, quick);
+    store
+        .request_record_review(ask("r1", "deep", "(;SZ[9];B[ee])", &b, 2_500))
+        .await
+        .unwrap();
+    store
+        .request_record_review(ask("r2", "quick", "(;SZ[9];B[cc])", &b, 1_500))
+        .await
+        .unwrap();
+    let pending = store.pending_record_reviews().await.unwrap();
+    assert_eq!(
+        pending
+            .iter()
+            .map(|r| (r.record.as_str(), r.level.as_str()))
+            .collect::<Vec<_>>(),
+        [("r2", "quick"), ("r1", "quick"), ("r1", "deep")],
+        "oldest request first"
+    );
+    assert!(
+        store
+            .finish_record_review("r1", "quick", "{\"v\":1}".into(), 4_000)
+            .await
+            .unwrap()
+    );
+    assert!(
+        !store
+            .finish_record_review("r1", "quick", "{\"v\":2}".into(), 5_000)
+            .await
+            .unwrap(),
+        "stored once"
+    );
+    assert!(
+        !store
+            .finish_record_review("r3", "quick", "{}".into(), 5_000)
+            .await
+            .unwrap(),
+        "never requested"
+    );
+    let stored = store.record_review("r1", "quick").await.unwrap().unwrap();
+    assert_eq!(
+        (stored.finished_at, stored.body.as_deref()),
+        (Some(4_000), Some("{\"v\":1}"))
+    );
+    assert_eq!(stored.requested_by, a.id);
+    let pending = store.pending_record_reviews().await.unwrap();
+    assert_eq!(
+        pending
+            .iter()
+            .map(|r| (r.record.as_str(), r.level.as_str()))
+            .collect::<Vec<_>>(),
+        [("r2", "quick"), ("r1", "deep")]
+    );
+    assert!(
+        store.pending_reviews().await.unwrap().is_empty(),
+        "records are not games"
+    );
+}
+
 fn session_of(user: &User, token: u8, client: &str) -> Session {
     Session {
         token_hash: [token; 32],
@@ -1365,6 +1453,7 @@ suite!(
     archive,
     heartbeats,
     reviews,
+    record_reviews,
     moderation,
     blocks_keep_players_apart,
     account_self_service,

@@ -507,7 +507,13 @@ async fn record(store: &dyn Store, ending: &Ending) -> Result<(), StoreError> {
             let black = store.user(s.black.id).await?;
             let white = store.user(s.white.id).await?;
             black.zip(white).and_then(|(black, white)| {
-                let (b, w) = after_game(black.rating, white.rating, s.rating_handicap, result)?;
+                let (b, w) = after_game(
+                    black.rating,
+                    white.rating,
+                    s.size,
+                    s.rating_handicap,
+                    result,
+                )?;
                 let change = |before: shoutan_store::Rating, after: shoutan_store::Rating| {
                     serde_json::json!({
                         "before": (before.rating * 10.0).round() / 10.0,

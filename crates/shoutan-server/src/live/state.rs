@@ -5,8 +5,10 @@
 
 use std::collections::HashMap;
 
-use shoutan_clock::{Clock, ClockError, ClockOptions, Flag, Instant, LateArrival, Millis, Status};
-use shoutan_rules::{Color, Game, GameError, GameResult, Move, Phase, Point, PointSet};
+use shoutan_clock::{
+    Arrival, Clock, ClockError, ClockOptions, Flag, Instant, LateArrival, Millis, Status,
+};
+use shoutan_rules::{ByColor, Color, Game, GameError, GameResult, Move, Phase, Point, PointSet};
 use shoutan_store::UserId;
 
 use super::event::{ChatChannel, CommandRef, GameEvent};
@@ -101,6 +103,9 @@ pub struct LiveState {
     pub last_command: HashMap<UserId, u64>,
     /// Cancelled (abandoned before both players moved): no result.
     pub cancelled: bool,
+    /// What sitting down cost each player of an event's game who came late
+    /// (Art. 22: the time late, deducted twice).
+    pub late: ByColor<Option<Arrival>>,
 }
 
 impl LiveState {
@@ -117,6 +122,7 @@ impl LiveState {
             chat: Vec::new(),
             last_command: HashMap::new(),
             cancelled: false,
+            late: ByColor::new(None, None),
         }
     }
 
@@ -360,7 +366,10 @@ impl LiveState {
                 self.clock = clock;
             }
             GameEvent::SitDown { color } => {
-                self.clock.sit_down(*color, at)?;
+                let arrival = self.clock.sit_down(*color, at)?;
+                if matches!(arrival, Arrival::Late { .. }) {
+                    self.late[*color] = Some(arrival);
+                }
             }
             GameEvent::AbsentForfeit { color } => {
                 let mut clock = self.clock.clone();

@@ -2,7 +2,7 @@
 //! and the whole game at once for a client that joins.
 
 use serde::Serialize;
-use shoutan_clock::{Instant, Reading, Status};
+use shoutan_clock::{Arrival, Instant, Reading, Status};
 use shoutan_rules::{ByColor, Color, GameResult, Handicap, Phase, Point, Ruleset};
 use shoutan_store::UserId;
 
@@ -92,6 +92,10 @@ pub struct StateView {
     /// down (opened the game). No move is taken before both have.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seated: Option<ByColor<bool>>,
+    /// In an event's game where a player sat down late: how late each was
+    /// and what his clock was charged for it, so that the clock can say so.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub late: Option<ByColor<Option<Arrival>>>,
 }
 
 fn points(size: shoutan_rules::BoardSize, ps: impl IntoIterator<Item = Point>) -> Vec<String> {
@@ -155,6 +159,7 @@ impl LiveState {
                 }
                 _ => None,
             },
+            late: (self.late.black.is_some() || self.late.white.is_some()).then_some(self.late),
         }
     }
 
@@ -295,6 +300,11 @@ pub struct GameView {
     pub clock: ClockView,
     /// The chat this viewer may see.
     pub chat: Vec<ChatLine>,
+    /// A rated game's rating changes, once recorded after its end (only
+    /// in `GET /api/games/{id}`; the end itself is told on the socket
+    /// before the ratings are written).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ratings: Option<serde_json::Value>,
 }
 
 impl LiveState {
@@ -343,6 +353,7 @@ impl LiveState {
                 .filter(|line| !(hide_spectators && line.channel == ChatChannel::Spectators))
                 .cloned()
                 .collect(),
+            ratings: None,
         }
     }
 }

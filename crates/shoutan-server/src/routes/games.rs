@@ -133,7 +133,16 @@ pub async fn game(
 ) -> Result<Response, ApiError> {
     let (state, created_at) = state_of(&app, id).await?;
     let is_player = user.is_some_and(|u| state.settings.color_of(u.id).is_some());
-    Ok(Json(state.game_view(id, created_at, time::now(), is_player)).into_response())
+    let mut view = state.game_view(id, created_at, time::now(), is_player);
+    if state.is_over() && state.settings.rated {
+        view.ratings = app
+            .store
+            .game(id)
+            .await?
+            .and_then(|row| row.ratings)
+            .and_then(|r| serde_json::from_str(&r).ok());
+    }
+    Ok(Json(view).into_response())
 }
 
 /// `GET /api/games/{id}/sgf`: the record, with the players, their ranks,

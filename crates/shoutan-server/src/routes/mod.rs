@@ -27,7 +27,8 @@ use crate::error::ApiError;
 use crate::net::headers::SecurityHeaders;
 use crate::net::origins::Origins;
 
-/// The largest request body accepted (larger: 413).
+/// The largest request body accepted (larger: 413), but for the upload
+/// of a record to review, which takes its own.
 const MAX_BODY: usize = 64 * 1024;
 
 /// A route of the API.
@@ -148,6 +149,13 @@ fn table() -> Vec<(Route, MethodRouter<AppState>)> {
             "/api/games/{id}/reviews",
             post(reviews::request),
         ),
+        r(Method::GET, "/api/reviews", get(reviews::levels)),
+        r(
+            Method::POST,
+            "/api/reviews",
+            post(reviews::request_record).layer(DefaultBodyLimit::max(reviews::MAX_UPLOAD_BODY)),
+        ),
+        r(Method::GET, "/api/reviews/{id}", get(reviews::record)),
         r(
             Method::GET,
             "/api/games/{id}/ws",

@@ -24,6 +24,7 @@ mod play_modes;
 mod presence;
 mod ranks;
 mod reconnect;
+mod record_reviews;
 mod requests;
 mod restart;
 mod reviews;

@@ -6,12 +6,13 @@
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use shoutan_server::rating::rating_of_level;
+use shoutan_server::rating::{rating_of_level, strength};
 
 use crate::common::{Backend, Client, TestServer, config, play_moves};
 
-/// A rated 9×9 game in which `winner` (black) beats `loser`, who resigns.
-async fn rated_win(winner: &Client, loser: &Client, loser_name: &str) {
+/// A rated 9×9 game in which `winner` (black) beats `loser`, who resigns;
+/// its id.
+async fn rated_win(winner: &Client, loser: &Client, loser_name: &str) -> i64 {
     let made = winner
         .post(
             "/api/challenges",
@@ -31,6 +32,7 @@ async fn rated_win(winner: &Client, loser: &Client, loser_name: &str) {
     let mut w = loser.ws(id, None).await;
     play_moves(&mut b, &mut w, &["E5", "C3"]).await;
     w.ok(json!({"type": "resign"})).await;
+    id
 }
 
 /// The player's view once `games` rated games of his are recorded (the
@@ -103,4 +105,48 @@ async fn the_shown_rank_moves_only_after_a_run(backend: Backend) {
     );
 }
 
-crate::for_both_backends!(the_shown_rank_moves_only_after_a_run);
+/// The game players complained of: two newcomers (3 kyu and 2 kyu), one
+/// rated 9×9 game, and both moved over two ranks. A declared rank is
+/// evidence and a small board counts for less: a quarter rank at most now
+/// (a 9×9 game is about a fifth of a 19×19 one, whose step is a rank), the
+/// ranks shown stay, and the game's page shows each change.
+async fn a_first_small_board_game_moves_newcomers_a_quarter_rank_at_most(backend: Backend) {
+    let Some(server) = TestServer::new(backend, config()).await else {
+        return;
+    };
+    let three_kyu = server.player("dora", "3k").await;
+    let two_kyu = server.player("eve", "2k").await;
+    let rating = |view: &Value| view["rating"]["rating"].as_f64().unwrap();
+    let before = (
+        rating(&after_games(&three_kyu, "dora", 0).await),
+        rating(&after_games(&two_kyu, "eve", 0).await),
+    );
+    let id = rated_win(&three_kyu, &two_kyu, "eve").await;
+    let winner = after_games(&three_kyu, "dora", 1).await;
+    let loser = after_games(&two_kyu, "eve", 1).await;
+    let won = strength(rating(&winner)) - strength(before.0);
+    let lost = strength(before.1) - strength(rating(&loser));
+    assert!(won > 0.0 && won <= 0.25, "won {won} ranks: {winner}");
+    assert!(lost > 0.0 && lost <= 0.25, "lost {lost} ranks: {loser}");
+    assert_eq!(winner["rating"]["rank"], "3k");
+    assert_eq!(loser["rating"]["rank"], "2k");
+
+    let game = three_kyu.get(&format!("/api/games/{id}")).await;
+    assert_eq!(game.status, 200, "{}", game.body);
+    let ratings = &game.json["ratings"];
+    let change = |c: &str| ratings[c]["change"].as_f64().unwrap();
+    assert!(
+        (change("black") - (rating(&winner) - before.0)).abs() < 0.1,
+        "{ratings}"
+    );
+    assert!(
+        (change("white") - (rating(&loser) - before.1)).abs() < 0.1,
+        "{ratings}"
+    );
+    assert_eq!(ratings["black"]["rank"], "3k");
+}
+
+crate::for_both_backends!(
+    the_shown_rank_moves_only_after_a_run,
+    a_first_small_board_game_moves_newcomers_a_quarter_rank_at_most
+);

@@ -28,7 +28,7 @@ fn quiet_moves(n: usize) -> Vec<String> {
 }
 
 /// A finished 19×19 game of `moves` moves (white resigns).
-async fn finished_game(server: &TestServer, moves: usize) -> (Client, Client, i64) {
+pub(crate) async fn finished_game(server: &TestServer, moves: usize) -> (Client, Client, i64) {
     let (black, white, id) = server.game(json!({"size": 19, "rated": false})).await;
     let mut b = black.ws(id, None).await;
     let mut w = white.ws(id, None).await;
