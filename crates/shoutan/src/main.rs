@@ -14,6 +14,7 @@ mod review;
 mod score;
 mod serve;
 mod sgf;
+mod solve;
 mod tournament;
 
 use clap::{Parser, Subcommand};
@@ -37,6 +38,9 @@ enum Command {
     Review(review::Args),
     /// Count the final position of a record.
     Score(score::Args),
+    /// Solve a life-and-death or capturing-race problem: can the group be
+    /// killed, can it be saved, and by which first moves.
+    Solve(solve::Args),
     /// Work on SGF files.
     #[command(subcommand)]
     Sgf(sgf::Command),
@@ -66,6 +70,7 @@ fn main() -> std::process::ExitCode {
         Command::Replay(args) => replay::run(args),
         Command::Review(args) => review::run(args),
         Command::Score(args) => score::run(args),
+        Command::Solve(args) => solve::run(args),
         Command::Sgf(cmd) => sgf::run(cmd),
         Command::Gtp(args) => gtp::run(args),
         Command::Match(args) => engine_match::run(args),

@@ -1,0 +1,357 @@
+//! Depth-first proof-number search (df-pn, Nagai 2002) of the local fight,
+//! in the φ/δ form: every node's numbers are from the point of view of its
+//! player to move, φ the effort to prove they win and δ to prove they lose.
+//! A node's φ is the least δ of its children and its δ the sum of their φ;
+//! the search descends into the most promising child with thresholds that
+//! send it back up as soon as another child looks better.
+//!
+//! The game searched is a reachability game: the attacker wins by capturing
+//! the target in finitely many moves; play that goes round for ever leaves
+//! the target on the board, so it counts for the defender. Its states are
+//! the stones, the player to move and the simple-ko ban, which makes a
+//! position's value independent of how it was reached. Only the search's
+//! treatment of a repetition on the current path (a win for the defender) is
+//! path-dependent, so results that used one are never stored as final in
+//! the transposition table; they are valid only at the root of the search
+//! that found them, which is all they are used for. A winning attacker can
+//! always win without repeating a position, so this is sound.
+//!
+//! Ko threats are modelled as a choice of who may ignore the simple-ko ban:
+//! the side with "unlimited threats" may retake at once (the threat and its
+//! answer elsewhere are implied).
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use shoutan_rules::{Board, BoardError, Color, Move, Point, PointIndex, Suicide, is_pass_alive};
+
+use crate::Problem;
+use crate::table::{Numbers, Table, key};
+
+/// Larger than any real proof or disproof number: "proved".
+const INF: u64 = 1 << 40;
+
+/// Positions whose terminal test is remembered before the memory is
+/// emptied and refilled.
+const MAX_TERMINALS: usize = 1 << 20;
+
+/// Cells of the largest board's padded array fit in this many flags.
+const CELLS: usize = 1024;
+
+/// How much the answer for one side moving first may spend
+/// ([`solve`](crate::solve) answers for both, so it may spend twice this);
+/// first moves still undecided when either runs out are reported as such,
+/// and the verdict is [`Verdict::Unknown`](crate::Verdict::Unknown) unless
+/// a decided move already wins.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Positions searched, over every first move and both ko assumptions.
+    pub nodes: u64,
+    /// Wall-clock time.
+    pub time: Duration,
+}
+
+impl Default for Budget {
+    /// Two million positions or ten seconds: the basic corner and side
+    /// shapes take from tens to thousands of positions.
+    fn default() -> Budget {
+        Budget {
+            nodes: 2_000_000,
+            time: Duration::from_secs(10),
+        }
+    }
+}
+
+/// What one search proved for its player to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Outcome {
+    Wins,
+    Loses,
+    Unknown,
+}
+
+/// A child of the node being searched, with what is known of it.
+struct Child {
+    board: Board,
+    key: u64,
+    numbers: Numbers,
+    /// Whether `numbers`, if final, rests on a repetition of the path.
+    path_dependent: bool,
+}
+
+/// One df-pn search configuration: a problem and who has the ko threats.
+pub(crate) struct Search {
+    /// The region's points, where moves may be played.
+    cells: Vec<PointIndex>,
+    /// The region as flags by cell, for the escape test.
+    in_region: Vec<bool>,
+    target: PointIndex,
+    /// The same point, as Benson's test takes it.
+    target_point: Point,
+    attacker: Color,
+    defender: Color,
+    suicide: Suicide,
+    /// The side that may ignore the simple-ko ban.
+    threats: Color,
+    table: Table,
+    /// Benson's verdict on the target, by the stones' hash: df-pn expands
+    /// a node many times, and the test is not free.
+    terminals: HashMap<u64, Option<bool>>,
+    /// Keys of the states from the root to the node being searched.
+    path: Vec<u64>,
+    nodes: u64,
+    max_nodes: u64,
+    deadline: Instant,
+    out_of_budget: bool,
+}
+
+/// The numbers of a decided position, for its player to move.
+const fn exact(mover_wins: bool) -> Numbers {
+    if mover_wins {
+        Numbers { phi: 0, delta: INF }
+    } else {
+        Numbers { phi: INF, delta: 0 }
+    }
+}
+
+impl Search {
+    /// A search of `problem` in which `threats` has unlimited ko threats.
+    pub(crate) fn new(problem: &Problem, threats: Color, deadline: Instant) -> Search {
+        let cells = problem.region_cells();
+        let mut in_region = vec![false; CELLS];
+        for &i in &cells {
+            in_region[i.get() % CELLS] = true;
+        }
+        let board = problem.board();
+        Search {
+            cells,
+            in_region,
+            target: board.index(problem.target()),
+            target_point: problem.target(),
+            attacker: problem.attacker(),
+            defender: problem.defender(),
+            suicide: problem.suicide(),
+            threats,
+            table: Table::default(),
+            terminals: HashMap::new(),
+            path: Vec::new(),
+            nodes: 0,
+            max_nodes: 0,
+            deadline,
+            out_of_budget: false,
+        }
+    }
+
+    /// Sets the time after which searches stop.
+    pub(crate) fn set_deadline(&mut self, deadline: Instant) {
+        self.deadline = deadline;
+    }
+
+    /// Whether the time is up.
+    pub(crate) fn past_deadline(&self) -> bool {
+        Instant::now() >= self.deadline
+    }
+
+    /// Positions searched so far.
+    pub(crate) fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Whether the attacker has won (`Some(true)`), the defender has
+    /// (`Some(false)`), or the fight goes on.
+    fn terminal(&mut self, board: &Board) -> Option<bool> {
+        if board.stone(self.target) != Some(self.defender) {
+            return Some(true);
+        }
+        let libs = board.liberties(self.target);
+        // A liberty where no move may be played can never be filled.
+        if libs.iter().any(|l| !self.in_region[l.get() % CELLS]) {
+            return Some(false);
+        }
+        if libs.len() < 2 {
+            return None;
+        }
+        if self.terminals.len() >= MAX_TERMINALS {
+            self.terminals.clear();
+        }
+        let target = self.target_point;
+        *self
+            .terminals
+            .entry(board.hash())
+            .or_insert_with(|| is_pass_alive(board, target).then_some(false))
+    }
+
+    /// The moves of `to_move` and the positions after them. The attacker
+    /// never passes: the defender would pass back and keep the target.
+    pub(crate) fn moves(&self, board: &Board, to_move: Color) -> Vec<(Move, Board)> {
+        let mut out = Vec::new();
+        for &i in &self.cells {
+            if !board.is_empty(i) {
+                continue;
+            }
+            match board.check(i, to_move, self.suicide) {
+                Ok(()) => {}
+                Err(BoardError::Ko) if to_move == self.threats => {}
+                Err(_) => continue,
+            }
+            let mut next = board.clone();
+            next.play_unchecked(i, to_move);
+            out.push((Move::Play(board.point(i)), next));
+        }
+        if to_move == self.defender {
+            let mut next = board.clone();
+            next.clear_ko();
+            out.push((Move::Pass, next));
+        }
+        out
+    }
+
+    /// Searches the position `board` with `to_move` to play, reached from
+    /// the states `history` (keys, oldest first), spending at most
+    /// `max_nodes` more positions.
+    pub(crate) fn prove(
+        &mut self,
+        board: &Board,
+        to_move: Color,
+        history: &[u64],
+        max_nodes: u64,
+    ) -> Outcome {
+        if let Some(attacker_wins) = self.terminal(board) {
+            return if attacker_wins == (to_move == self.attacker) {
+                Outcome::Wins
+            } else {
+                Outcome::Loses
+            };
+        }
+        self.max_nodes = self.nodes.saturating_add(max_nodes);
+        self.out_of_budget = max_nodes == 0 || Instant::now() >= self.deadline;
+        self.path.clear();
+        self.path.extend_from_slice(history);
+        let k = key(board, to_move);
+        let (numbers, _) = self.mid(board, to_move, k, INF, INF);
+        if numbers.phi == 0 {
+            Outcome::Wins
+        } else if numbers.delta == 0 {
+            Outcome::Loses
+        } else {
+            Outcome::Unknown
+        }
+    }
+
+    /// Counts a node and notes when the budget is spent.
+    fn tick(&mut self) {
+        self.nodes += 1;
+        if self.nodes >= self.max_nodes
+            || (self.nodes.is_multiple_of(1024) && Instant::now() >= self.deadline)
+        {
+            self.out_of_budget = true;
+        }
+    }
+
+    /// df-pn's multiple iterative deepening at one node: search below it
+    /// until its φ reaches `th_phi` or its δ reaches `th_delta`.
+    fn mid(
+        &mut self,
+        board: &Board,
+        to_move: Color,
+        node_key: u64,
+        th_phi: u64,
+        th_delta: u64,
+    ) -> (Numbers, bool) {
+        self.tick();
+        let known = self.table.get(node_key);
+        if let Some(n) = known
+            && (n.phi >= th_phi || n.delta >= th_delta || self.out_of_budget)
+        {
+            return (n, false);
+        }
+        if self.out_of_budget {
+            return (Numbers { phi: 1, delta: 1 }, false);
+        }
+        let next = to_move.opponent();
+        self.path.push(node_key);
+        let moves = self.moves(board, to_move);
+        let mut children: Vec<Child> = Vec::with_capacity(moves.len());
+        for (_, b) in moves {
+            let k = key(&b, next);
+            let (numbers, path_dependent) = match self.terminal(&b) {
+                Some(attacker_wins) => (exact(attacker_wins == (next == self.attacker)), false),
+                // Round and round: the target is never captured.
+                _ if self.path.contains(&k) => (exact(next == self.defender), true),
+                None => {
+                    let n = self.table.get(k).unwrap_or(Numbers { phi: 1, delta: 1 });
+                    (n, false)
+                }
+            };
+            children.push(Child {
+                board: b,
+                key: k,
+                numbers,
+                path_dependent,
+            });
+        }
+        let (numbers, path_dependent) = loop {
+            let (numbers, path_dependent) = summarize(&children);
+            if numbers.phi >= th_phi || numbers.delta >= th_delta || self.out_of_budget {
+                break (numbers, path_dependent);
+            }
+            let (best, second) = best_two(&children);
+            let c = &children[best];
+            let child_th_phi = (th_delta - numbers.delta + c.numbers.phi).min(INF);
+            let child_th_delta = th_phi.min(second.saturating_add(1));
+            let (n, pd) = self.mid(&c.board, next, c.key, child_th_phi, child_th_delta);
+            children[best].numbers = n;
+            children[best].path_dependent = pd;
+        };
+        self.path.pop();
+        let settled = numbers.phi == 0 || numbers.delta == 0;
+        if !(settled && path_dependent) {
+            self.table.put(node_key, numbers);
+        }
+        (numbers, path_dependent)
+    }
+}
+
+/// A node's numbers from its children's, and whether a final result rests
+/// on a repetition of the path.
+fn summarize(children: &[Child]) -> (Numbers, bool) {
+    let phi = children
+        .iter()
+        .map(|c| c.numbers.delta)
+        .min()
+        .unwrap_or(INF);
+    let delta = children
+        .iter()
+        .map(|c| c.numbers.phi)
+        .fold(0, |a: u64, b| a.saturating_add(b))
+        .min(INF);
+    let path_dependent = if phi == 0 {
+        // Won: by any child that is lost for the opponent without repetition.
+        !children
+            .iter()
+            .any(|c| c.numbers.delta == 0 && !c.path_dependent)
+    } else if delta == 0 {
+        children.iter().any(|c| c.path_dependent)
+    } else {
+        false
+    };
+    (Numbers { phi, delta }, path_dependent)
+}
+
+/// The child with the least δ (the most promising for the player to move)
+/// and the second least δ.
+fn best_two(children: &[Child]) -> (usize, u64) {
+    let mut best = 0;
+    let mut first = INF;
+    let mut second = INF;
+    for (k, c) in children.iter().enumerate() {
+        if c.numbers.delta < first {
+            second = first;
+            first = c.numbers.delta;
+            best = k;
+        } else if c.numbers.delta < second {
+            second = c.numbers.delta;
+        }
+    }
+    (best, second)
+}

@@ -1,0 +1,212 @@
+//! `shoutan solve FILE.sgf --group POINT [--move N] [--region A1:F6]
+//! [--json]`: whether the group at POINT can be killed with its opponent
+//! moving first, and saved with its owner moving first, in the record's
+//! position (after N moves, or at the end of the main line; a problem of
+//! setup stones and no moves works the same), by `shoutan_solver`'s proof
+//! search. With `--json` it prints exactly
+//! `{"group", "to_kill", "kill", "to_live", "live", "nodes", "ms"}`.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::{Context, anyhow, bail};
+use serde::Serialize;
+use shoutan_engine::gtp::move_text;
+use shoutan_rules::{BoardSize, Color, Point, PointSet};
+use shoutan_sgf::{ReplayOptions, read, replay};
+use shoutan_solver::{Answer, Budget, Goal, Problem, Verdict, solve};
+
+/// Arguments.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The SGF file: a game record, or a problem of setup stones.
+    #[arg(value_name = "FILE")]
+    file: PathBuf,
+    /// A stone of the group to kill or save (GTP, e.g. `B18`).
+    #[arg(long, value_name = "POINT")]
+    group: String,
+    /// The position after this many moves of the main line (default: its
+    /// end).
+    #[arg(long = "move", value_name = "N")]
+    at_move: Option<usize>,
+    /// The rectangle moves may be played in, by two corners (`A1:F6`);
+    /// default: the group's surroundings, up to unconditionally alive walls.
+    #[arg(long, value_name = "A1:F6")]
+    region: Option<String>,
+    /// The most positions searched for each side moving first.
+    #[arg(long, value_name = "N", default_value_t = 2_000_000)]
+    nodes: u64,
+    /// The most seconds spent for each side moving first.
+    #[arg(long, value_name = "S", default_value_t = 10)]
+    seconds: u64,
+    /// Print the answer as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// The answer as `--json` prints it.
+#[derive(Serialize)]
+struct Report {
+    group: String,
+    to_kill: &'static str,
+    kill: Vec<String>,
+    to_live: &'static str,
+    live: Vec<String>,
+    nodes: u64,
+    ms: u64,
+}
+
+/// A verdict as the JSON says it (a seki is not yet told apart from life).
+fn verdict_name(v: Verdict) -> &'static str {
+    match v {
+        Verdict::Win => "win",
+        Verdict::Ko => "ko",
+        Verdict::Lose => "lose",
+        Verdict::Unknown => "unknown",
+    }
+}
+
+/// The first moves that reach the aim: outright when there are any, else
+/// those that win a ko.
+fn first_moves(answer: &Answer, size: BoardSize) -> Vec<String> {
+    let moves = match answer.verdict {
+        Verdict::Win => &answer.winning_moves,
+        Verdict::Ko => &answer.ko_moves,
+        Verdict::Lose | Verdict::Unknown => return Vec::new(),
+    };
+    moves.iter().map(|&m| move_text(m, size)).collect()
+}
+
+/// The rectangle between two corners `A1:F6`.
+fn rectangle(text: &str, size: BoardSize) -> anyhow::Result<PointSet> {
+    let (a, b) = text
+        .split_once(':')
+        .ok_or_else(|| anyhow!("--region {text:?}: give two corners, as A1:F6"))?;
+    let corner =
+        |s: &str| Point::from_gtp(s.trim(), size).map_err(|e| anyhow!("--region {text:?}: {e}"));
+    let (a, b) = (corner(a)?, corner(b)?);
+    let mut set = PointSet::new(size);
+    for p in size.points() {
+        if (a.col().min(b.col())..=a.col().max(b.col())).contains(&p.col())
+            && (a.row().min(b.row())..=a.row().max(b.row())).contains(&p.row())
+        {
+            set.insert(p);
+        }
+    }
+    Ok(set)
+}
+
+/// Runs the command.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let name = args.file.display().to_string();
+    let bytes = std::fs::read(&args.file).with_context(|| format!("cannot read {name}"))?;
+    let file = read(&bytes).map_err(|e| anyhow!("{name}: {e}"))?;
+    let tree = file
+        .collection
+        .games
+        .first()
+        .ok_or_else(|| anyhow!("{name}: no game in the file"))?;
+    let options = ReplayOptions {
+        until: args.at_move,
+        ..ReplayOptions::default()
+    };
+    let replayed = replay(tree, options).map_err(|e| anyhow!("{name}: {e}"))?;
+    if let Some(n) = args.at_move
+        && n > replayed.moves
+    {
+        bail!(
+            "{name}: --move {n}, but the main line has {} moves",
+            replayed.moves
+        );
+    }
+    let game = &replayed.game;
+    let size = game.size();
+    let target = Point::from_gtp(&args.group, size).map_err(|e| anyhow!("--group: {e}"))?;
+    let owner = game
+        .board()
+        .get(target)
+        .ok_or_else(|| anyhow!("--group {}: there is no stone there", args.group))?;
+    let mut builder = Problem::builder(game.board().clone(), owner.opponent(), target, Goal::Kill)
+        .ruleset(game.ruleset());
+    if let Some(text) = &args.region {
+        builder = builder.region(rectangle(text, size)?);
+    }
+    let problem = builder
+        .build()
+        .map_err(|e| anyhow!("--group {}: {e}", args.group))?;
+    let budget = Budget {
+        nodes: args.nodes,
+        time: Duration::from_secs(args.seconds),
+    };
+    let solution = solve(&problem, budget);
+    let (kill, live) = (&solution.first, &solution.second);
+    let report = Report {
+        group: target.to_gtp(size),
+        to_kill: verdict_name(kill.verdict),
+        kill: first_moves(kill, size),
+        to_live: verdict_name(live.verdict),
+        live: first_moves(live, size),
+        nodes: kill.nodes + live.nodes,
+        ms: kill.millis + live.millis,
+    };
+    if args.json {
+        println!("{}", serde_json::to_string(&report)?);
+    } else {
+        let stones = problem.board().chain_len(problem.board().index(target));
+        print!(
+            "{}",
+            words(&report, [kill.verdict, live.verdict], owner, stones)
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The report in words, in English and then as Chinese players say it
+/// (黑先净杀, 白先劫活 …).
+fn words(r: &Report, verdicts: [Verdict; 2], owner: Color, stones: usize) -> String {
+    let (attacker, defender) = (owner.opponent(), owner);
+    let capital = |c: Color| {
+        let name = c.name();
+        format!("{}{}", name[..1].to_uppercase(), &name[1..])
+    };
+    let zh = |c: Color| match c {
+        Color::Black => "黑",
+        Color::White => "白",
+    };
+    let english = |verdict: Verdict, moves: &[String], aim: String| match verdict {
+        Verdict::Win => format!("{aim}: yes, by {}", moves.join(" or ")),
+        Verdict::Ko => format!("{aim}: only by a ko, started by {}", moves.join(" or ")),
+        Verdict::Lose => format!("{aim}: no"),
+        Verdict::Unknown => format!("{aim}: unknown (the search ran out of its budget)"),
+    };
+    let chinese = |verdict: Verdict, moves: &[String], [win, ko, lose]: [&str; 3]| match verdict {
+        Verdict::Win => format!("{win}（{}）", moves.join("、")),
+        Verdict::Ko => format!("{ko}（{}）", moves.join("、")),
+        Verdict::Lose => lose.to_owned(),
+        Verdict::Unknown => "未能算清".to_owned(),
+    };
+    let [to_kill, to_live] = verdicts;
+    format!(
+        "The {defender} group at {group} ({stones} stones)\n{}\n{}\n\
+         {d}棋{group}一块（{stones}子）：{a}先{}；{d}先{}\n\
+         Searched {} positions in {} ms.\n",
+        english(
+            to_kill,
+            &r.kill,
+            format!("{} to play kills it", capital(attacker))
+        ),
+        english(
+            to_live,
+            &r.live,
+            format!("{} to play saves it", capital(defender))
+        ),
+        chinese(to_kill, &r.kill, ["净杀", "劫杀", "杀不掉"]),
+        chinese(to_live, &r.live, ["净活", "劫活", "活不了"]),
+        r.nodes,
+        r.ms,
+        group = r.group,
+        a = zh(attacker),
+        d = zh(defender),
+    )
+}
