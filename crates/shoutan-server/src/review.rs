@@ -357,7 +357,7 @@ impl Reviews {
         now: i64,
     ) -> Result<ReviewView, ApiError> {
         let key = (Subject::Game(id), level);
-        self.reserve(key, user)?;
+        let fresh = self.reserve(key, user)?;
         let stored = store
             .request_review(NewReview {
                 game: id,
@@ -366,8 +366,8 @@ impl Reviews {
                 requested_at: now,
             })
             .await;
-        let (row, made) = self.held(key, stored)?;
-        self.settle(store, key, game, user, made, row.finished_at.is_some());
+        let row = self.held(key, stored)?;
+        self.settle(store, key, game, user, fresh, row.finished_at.is_some());
         Ok(self.view_of(key, row.body.as_deref()))
     }
 
@@ -385,7 +385,7 @@ impl Reviews {
         now: i64,
     ) -> Result<RecordReviewView, ApiError> {
         let key = (Subject::Record(record.id), level);
-        self.reserve(key, user)?;
+        let fresh = self.reserve(key, user)?;
         let stored = store
             .request_record_review(NewRecordReview {
                 record: record.id.to_string(),
@@ -395,13 +395,13 @@ impl Reviews {
                 requested_at: now,
             })
             .await;
-        let (row, made) = self.held(key, stored)?;
+        let row = self.held(key, stored)?;
         self.settle(
             store,
             key,
             record.game,
             user,
-            made,
+            fresh,
             row.finished_at.is_some(),
         );
         Ok(RecordReviewView {
@@ -411,11 +411,12 @@ impl Reviews {
     }
 
     /// Holds a place for `key` in the queue and in `user`'s budget, unless
-    /// it is being made already (then asking again costs nothing).
-    fn reserve(&self, key: Key, user: UserId) -> Result<(), ApiError> {
+    /// it is being made already (then asking again costs nothing): whether
+    /// this call holds it, that is whether no job of `key` was running.
+    fn reserve(&self, key: Key, user: UserId) -> Result<bool, ApiError> {
         let mut jobs = self.lock();
         if jobs.contains_key(&key) {
-            return Ok(());
+            return Ok(false);
         }
         if jobs.values().filter(|j| j.user == user).count() >= PER_USER {
             return Err(ApiError::new(
@@ -444,37 +445,36 @@ impl Reviews {
                 total: 0,
             },
         );
-        Ok(())
+        Ok(true)
     }
 
-    /// The stored request, or the store's error with the reservation of
-    /// `key` dropped.
-    fn held<R>(
-        &self,
-        key: Key,
-        stored: Result<(R, bool), StoreError>,
-    ) -> Result<(R, bool), ApiError> {
-        stored.map_err(|e| {
+    /// The stored request (whether this call or an earlier one stored it),
+    /// or the store's error with the reservation of `key` dropped.
+    fn held<R>(&self, key: Key, stored: Result<(R, bool), StoreError>) -> Result<R, ApiError> {
+        stored.map(|(row, _)| row).map_err(|e| {
             self.forget_if_unstarted(key);
             e.into()
         })
     }
 
-    /// After the request of `key` is stored: made now, its job starts;
-    /// made already, the reservation goes.
+    /// After the request of `key` is stored: made already, the reservation
+    /// goes; else, when this call holds the place (`fresh`: no job of `key`
+    /// runs), its job starts. That is a new request, or one stored earlier
+    /// whose job never ran (the full pool refused it): asking again makes
+    /// it, where it would otherwise hold the asker's budget for good.
     fn settle(
         self: &Arc<Self>,
         store: &Arc<dyn Store>,
         key: Key,
         game: Game,
         user: UserId,
-        made: bool,
+        fresh: bool,
         finished: bool,
     ) {
-        if made {
-            self.start(Arc::clone(store), key, game, user);
-        } else if finished {
+        if finished {
             self.forget_if_unstarted(key);
+        } else if fresh {
+            self.start(Arc::clone(store), key, game, user);
         }
     }
 

@@ -299,9 +299,49 @@ async fn a_record_review_is_made_after_a_restart(backend: Backend) {
     assert_eq!(review["review"]["positions"].as_array().unwrap().len(), 6);
 }
 
+/// A request stored with no job behind it (the full pool refused its job,
+/// or the server could not resume it) is made when anyone asks again,
+/// instead of waiting for a restart and holding the asker's budget.
+async fn a_stored_request_with_no_job_is_made_when_asked_again(backend: Backend) {
+    let Some(server) = TestServer::new(backend, config()).await else {
+        return;
+    };
+    let ke = server.player("ke", "5k").await;
+    let record = Record::read(SHORT).unwrap().id.to_string();
+    let ke_id = ke.get("/api/session").await.json["id"].as_i64().unwrap();
+    server
+        .store
+        .request_record_review(NewRecordReview {
+            record: record.clone(),
+            level: "quick".into(),
+            sgf: SHORT.into(),
+            requested_by: ke_id,
+            requested_at: 1,
+        })
+        .await
+        .unwrap();
+    let stranded = ke.get(&format!("/api/reviews/{record}?level=quick")).await;
+    assert_eq!(
+        stranded.json["progress"],
+        Value::Null,
+        "no job: {}",
+        stranded.body
+    );
+    let asked = upload(&ke, SHORT_AGAIN, "quick").await;
+    assert_eq!(asked.json["id"], record.as_str(), "{}", asked.body);
+    let review = wait_for_record(&ke, &record, "quick").await;
+    assert_eq!(review["review"]["positions"].as_array().unwrap().len(), 6);
+    // Done, it holds no budget: two more reviews may be asked for.
+    for sgf in [quiet_record(4, "7"), quiet_record(6, "7")] {
+        let more = upload(&ke, &sgf, "quick").await;
+        assert_eq!(more.status, 202, "{}", more.body);
+    }
+}
+
 crate::for_both_backends!(
     a_record_is_reviewed_once_whoever_uploads_it,
     records_that_cannot_be_reviewed_are_refused,
     records_and_games_share_the_review_budget,
     a_record_review_is_made_after_a_restart,
+    a_stored_request_with_no_job_is_made_when_asked_again,
 );
