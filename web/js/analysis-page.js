@@ -10,8 +10,8 @@
 import { ApiError, get, post } from './api.js';
 import { BoardView } from './board.js';
 import { h, replace, s } from './dom.js';
-import { EMPTY, Position, opponent, toGtp } from './goban.js';
-import { t } from './i18n.js';
+import { BLACK, EMPTY, Position, opponent, toGtp } from './goban.js';
+import { colorName, t } from './i18n.js';
 import { iconButton } from './icons.js';
 import { at, leadText, moveName } from './analysis-strings.js';
 import { signedText } from './format.js';
@@ -113,7 +113,8 @@ class AnalysisPage {
     const sz = tree.props.get('SZ')?.[0];
     this.size = Math.min(25, Math.max(2, Number.parseInt(sz ?? '19', 10) || 19));
     this.current = this.lineEnd(tree);
-    this.board = new BoardView({ size: this.size, onPoint: (x, y) => this.play(x, y) });
+    // With “Is this group alive?” on, a click asks about the group instead of playing.
+    this.board = new BoardView({ size: this.size, onPoint: (x, y) => (this.solving ? this.askSolver(x, y) : this.play(x, y)) });
     this.build();
   }
 
@@ -140,9 +141,13 @@ class AnalysisPage {
             at('numbers')),
           h('label.toggle', null,
             h('input', { type: 'checkbox', dataset: { estimate: '' }, onchange: (e) => { this.estimating = e.target.checked; this.render(); } }),
-            at('estimate'))),
+            at('estimate')),
+          h('label.toggle', { title: at('solve.help') },
+            h('input', { type: 'checkbox', dataset: { solve: '' }, onchange: (e) => { this.solving = e.target.checked; this.solveEl.replaceChildren(); } }),
+            at('solve'))),
         this.info,
-        this.scoreEl = h('p.analysis-estimate', { dataset: { estimateScore: '' } })),
+        this.scoreEl = h('p.analysis-estimate', { dataset: { estimateScore: '' } }),
+        this.solveEl = h('div.analysis-solve', { dataset: { solveResult: '' }, 'aria-live': 'polite' })),
       h('aside.analysis-side', null,
         h('div.analysis-actions', null,
           button('delete', at('delete'), () => this.deleteCurrent()),
@@ -237,11 +242,8 @@ class AnalysisPage {
     this.go(made);
   }
 
-  /**
-   * Position judgement of the shown position: the ownership shaded on the
-   * board (stones the other side owns shown dead) and the score.
-   */
-  async estimate(shown, scene) {
+  /** The position at `shown` as the server takes it: set-up stones and the moves to it. */
+  positionBody(shown) {
     const size = this.size;
     const gtp = (v) => { const p = sgfPoint(size, v); return p ? toGtp(size, p.x, p.y) : null; };
     const root = this.tree.props;
@@ -249,13 +251,48 @@ class AnalysisPage {
     if (Math.abs(komi) > 50) komi /= 100;
     const moves = pathTo(shown).map((n) => moveOf(n, size)).filter(Boolean)
       .map((m) => ({ color: m.color, point: m.point ? toGtp(size, m.point.x, m.point.y) : null }));
-    const body = {
+    return {
       size, komi,
       black: (root.get('AB') ?? []).map(gtp).filter(Boolean),
       white: (root.get('AW') ?? []).map(gtp).filter(Boolean),
       first: this.positionAt(this.tree).toMove,
       moves,
     };
+  }
+
+  /**
+   * “Is this group alive?”: the solver's answer for the group of the stone
+   * at (x, y) in the shown position — with the opponent to play, does it
+   * die; with its owner to play, does it live; and by which first moves.
+   */
+  async askSolver(x, y) {
+    const shown = this.current;
+    const stone = this.positionAt(shown).board.get(x, y);
+    if (stone === EMPTY) return;
+    const group = toGtp(this.size, x, y);
+    const owner = stone === BLACK ? 'black' : 'white';
+    replace(this.solveEl, h('p.hint', null, at('solve.thinking', { group })));
+    try {
+      const answer = await post('/api/solve', { position: this.positionBody(shown), group });
+      if (shown !== this.current || !this.solving) return;
+      const line = (aim, verdict, moves, color) => h('p', { dataset: { [aim]: verdict } },
+        at(`solve.${aim}.${verdict}`, { color: colorName(color), moves: moves.map(moveName).join(at('solve.or')) }));
+      replace(this.solveEl,
+        line('kill', answer.to_kill, answer.kill, opponent(owner)),
+        line('live', answer.to_live, answer.live, owner));
+      this.solveEl.dataset.group = answer.group;
+    } catch (e) {
+      replace(this.solveEl);
+      toast(at('error', { message: e.message }), 'error');
+    }
+  }
+
+  /**
+   * Position judgement of the shown position: the ownership shaded on the
+   * board (stones the other side owns shown dead) and the score.
+   */
+  async estimate(shown, scene) {
+    const body = this.positionBody(shown);
     try {
       const j = await post('/api/estimate', body);
       if (shown !== this.current || !this.estimating) return;
@@ -304,6 +341,8 @@ class AnalysisPage {
     this.board.render(scene);
     this.scoreEl.textContent = '';
     delete this.scoreEl.dataset.lead;
+    // An answer of the solver is about the position it was asked in.
+    replace(this.solveEl);
     if (this.estimating) this.estimate(this.current, scene);
     const mv = moveOf(this.current, this.size);
     const what = mv ? `${mv.color === 'black' ? '●' : '○'} ${mv.point ? toGtp(this.size, mv.point.x, mv.point.y) : at('pass')}` : at('start');

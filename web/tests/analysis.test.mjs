@@ -127,6 +127,30 @@ describe('the analysis board and the AI review', needsChromium(), () => {
     await context.close();
   });
 
+  it('says whether a group lives: the straight three dies at its middle point, in English and Chinese', async () => {
+    // 直三 in the corner: white D9, A8–D8; black round it.
+    const three = '(;GM[1]FF[4]SZ[9]KM[7.5]RU[Chinese]AW[da][ab][bb][cb][db]AB[ea][eb][ac][bc][cc][dc][ec])';
+    for (const [locale, kill, live] of [
+      ['en-GB', 'Black to play kills it: yes, by B9', 'White to play saves it: yes, by B9'],
+      ['zh-CN', '黑先净杀（B9）', '白先净活（B9）'],
+    ]) {
+      const context = await newPlayerContext(browser, { locale });
+      const page = await newPage(context, errors);
+      await page.goto(`${server.base}/analysis`);
+      await page.locator('[data-paste]').fill(three);
+      await page.click('[data-action=open]');
+      await page.locator('[data-solve]').check();
+      await clickPoint(page, 'D9');
+      const answer = page.locator('[data-solve-result]');
+      await answer.locator('[data-kill=win]').waitFor({ timeout: 20_000 });
+      assert.equal(await answer.locator('[data-kill]').innerText(), kill);
+      assert.equal(await answer.locator('[data-live]').innerText(), live);
+      // Asking plays nothing: the point is still empty.
+      assert.equal(await page.locator('.goban .stones [data-stone="B9"]').count(), 0);
+      await context.close();
+    }
+  });
+
   it('shows the position judgement on the analysis board, and not in a rated live game', async () => {
     const context = await newPlayerContext(browser);
     const page = await newPage(context, errors);

@@ -26,6 +26,24 @@ pub enum Move {
     Pass,
 }
 
+impl Move {
+    /// GTP's notation on a board of `size`: `D4`, or `pass`.
+    ///
+    /// ```
+    /// use shoutan_rules::{BoardSize, Move, Point};
+    /// let size = BoardSize::NINE;
+    /// assert_eq!(Move::Play(Point::from_gtp("C7", size).unwrap()).to_gtp(size), "C7");
+    /// assert_eq!(Move::Pass.to_gtp(size), "pass");
+    /// ```
+    #[must_use]
+    pub fn to_gtp(self, size: BoardSize) -> String {
+        match self {
+            Move::Play(p) => p.to_gtp(size),
+            Move::Pass => "pass".to_owned(),
+        }
+    }
+}
+
 /// Where the game is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

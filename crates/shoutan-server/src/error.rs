@@ -115,6 +115,20 @@ impl From<StoreError> for ApiError {
     }
 }
 
+/// A full pool's refusal: 503, to be asked again in a second.
+impl From<crate::blocking::Busy> for ApiError {
+    fn from(busy: crate::blocking::Busy) -> ApiError {
+        ApiError {
+            retry_after: Some(1),
+            ..ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                ErrorCode::Busy,
+                busy.to_string(),
+            )
+        }
+    }
+}
+
 impl From<HashError> for ApiError {
     fn from(e: HashError) -> ApiError {
         match e {

@@ -246,6 +246,8 @@ error_codes! {
     SeveralGames => "several_games",
     /// A game record without a move to review.
     NoMoves => "no_moves",
+    /// A life-and-death question about a point without a stone.
+    NoGroup => "no_group",
     // Moderation
     /// Only a moderator or an administrator may do this.
     NotModerator => "not_moderator",

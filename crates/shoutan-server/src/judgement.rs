@@ -86,17 +86,7 @@ impl Judgements {
     /// Judges `game` on the pool; `busy` when it is full.
     pub async fn judge(&self, game: Game) -> Result<Judgement, ApiError> {
         let network = Arc::clone(&self.network);
-        self.pool
-            .run(move || judge(&network, &game))
-            .await
-            .map_err(|busy| ApiError {
-                retry_after: Some(1),
-                ..ApiError::new(
-                    StatusCode::SERVICE_UNAVAILABLE,
-                    ErrorCode::Busy,
-                    busy.to_string(),
-                )
-            })
+        Ok(self.pool.run(move || judge(&network, &game)).await?)
     }
 
     /// Takes one of `user`'s uses in live game `game` (rated: none at all).

@@ -57,6 +57,7 @@ pub mod rating;
 pub mod review;
 pub mod routes;
 pub mod settings;
+pub mod solving;
 pub mod text;
 pub mod time;
 
@@ -98,6 +99,8 @@ pub struct App {
     pub reviews: Arc<review::Reviews>,
     /// Position judgements (形势判断).
     pub judgements: judgement::Judgements,
+    /// Life-and-death questions from the analysis board.
+    pub solver: solving::Solver,
     /// The threads that serve spectators, behind the players.
     pub spectators: live::spectators::Spectators,
     /// Login attempts per client address.
@@ -212,6 +215,7 @@ pub async fn start(store: Arc<dyn Store>, config: ServerConfig) -> Result<AppSta
         computer,
         reviews,
         judgements,
+        solver: solving::Solver::new(),
         spectators,
         events,
         decoy_hash,

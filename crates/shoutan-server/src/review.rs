@@ -232,12 +232,8 @@ pub struct ReviewBody {
     pub white_mistakes: Vec<usize>,
 }
 
-fn gtp(mv: Move, size: BoardSize) -> String {
-    shoutan_engine::gtp::move_text(mv, size)
-}
-
 fn line(pv: &[Move], size: BoardSize) -> Vec<String> {
-    pv.iter().map(|&m| gtp(m, size)).collect()
+    pv.iter().map(|&m| m.to_gtp(size)).collect()
 }
 
 impl ReviewBody {
@@ -248,16 +244,16 @@ impl ReviewBody {
             turns: p.turns,
             black_winrate: p.black_winrate,
             black_lead: p.black_lead,
-            best: p.best.map(|m| gtp(m, size)),
+            best: p.best.map(|m| m.to_gtp(size)),
             pv: line(&p.pv, size),
         };
         let mv = |m: &MoveEval| MoveBody {
             number: m.number,
             color: m.color,
-            mv: gtp(m.mv, size),
+            mv: m.mv.to_gtp(size),
             winrate_loss: m.winrate_loss,
             points_loss: m.points_loss,
-            best: m.best.map(|b| gtp(b, size)),
+            best: m.best.map(|b| b.to_gtp(size)),
             pv: line(&m.pv, size),
         };
         let numbers = |c: Color| review.mistakes(c).iter().map(|m| m.number).collect();

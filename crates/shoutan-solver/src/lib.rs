@@ -58,6 +58,6 @@ mod solve;
 mod table;
 
 pub use problem::{Goal, Problem, ProblemBuilder, ProblemError};
-pub use result::{Answer, Solution, Verdict};
+pub use result::{Answer, Solution, Summary, Verdict};
 pub use search::Budget;
 pub use solve::{solve, solve_for};

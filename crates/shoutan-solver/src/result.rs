@@ -1,10 +1,14 @@
 //! What a solve found: for each side moving first, whether it reaches its
 //! aim, and with which first moves.
 
+use serde::Serialize;
 use shoutan_rules::{Color, Move};
 
+use crate::Problem;
+
 /// The outcome for the player moving first, from their point of view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Verdict {
     /// They reach their aim even if the opponent has unlimited ko threats.
     Win,
@@ -44,4 +48,56 @@ pub struct Solution {
     pub first: Answer,
     /// Their opponent plays first (what happens if they tenuki now).
     pub second: Answer,
+}
+
+/// A solution as `shoutan solve --json` prints it and the server answers
+/// it: the group, whether its opponent moving first kills it and how,
+/// whether its owner moving first saves it and how, and the work done.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Summary {
+    /// A stone of the group, in GTP notation.
+    pub group: String,
+    /// The outcome for the attacker moving first.
+    pub to_kill: Verdict,
+    /// Its first moves that kill: outright when there are any, else those
+    /// that win a ko.
+    pub kill: Vec<String>,
+    /// The outcome for the defender moving first.
+    pub to_live: Verdict,
+    /// Its first moves that save the group, likewise.
+    pub live: Vec<String>,
+    /// Positions searched for both.
+    pub nodes: u64,
+    /// Milliseconds spent for both.
+    pub ms: u64,
+}
+
+impl Solution {
+    /// The summary of this solution of `problem`.
+    #[must_use]
+    pub fn summary(&self, problem: &Problem) -> Summary {
+        let size = problem.board().size();
+        let (kill, live) = if self.first.mover == problem.attacker() {
+            (&self.first, &self.second)
+        } else {
+            (&self.second, &self.first)
+        };
+        let moves = |a: &Answer| {
+            let reaching = match a.verdict {
+                Verdict::Win => &a.winning_moves,
+                Verdict::Ko => &a.ko_moves,
+                Verdict::Lose | Verdict::Unknown => return Vec::new(),
+            };
+            reaching.iter().map(|m| m.to_gtp(size)).collect()
+        };
+        Summary {
+            group: problem.target().to_gtp(size),
+            to_kill: kill.verdict,
+            kill: moves(kill),
+            to_live: live.verdict,
+            live: moves(live),
+            nodes: kill.nodes + live.nodes,
+            ms: kill.millis + live.millis,
+        }
+    }
 }

@@ -153,7 +153,7 @@ fn add_line(tree: &mut GameTree, parent: NodeId, m: &MoveEval, size: BoardSize) 
                 vec![Value::from_text(&format!(
                     "Shoutan's line instead of move {} ({}): {}",
                     m.number,
-                    move_text(m.mv, size),
+                    m.mv.to_gtp(size),
                     line_text(&m.pv, size)
                 ))],
             ));
@@ -193,13 +193,9 @@ fn append_comment(node: &mut Node, text: &str) {
     node.set(property("C", vec![Value::from_text(&joined)]));
 }
 
-fn move_text(mv: Move, size: BoardSize) -> String {
-    shoutan_engine::gtp::move_text(mv, size)
-}
-
 fn line_text(pv: &[Move], size: BoardSize) -> String {
     pv.iter()
-        .map(|&mv| move_text(mv, size))
+        .map(|&mv| mv.to_gtp(size))
         .collect::<Vec<_>>()
         .join(" ")
 }
@@ -218,7 +214,7 @@ fn move_comment(m: &MoveEval, after: &PositionEval, size: BoardSize) -> String {
         "Move {} ({} {}): black wins {:.1}%, score {}.",
         m.number,
         color_id(m.color),
-        move_text(m.mv, size),
+        m.mv.to_gtp(size),
         after.black_winrate * 100.0,
         lead_text(after.black_lead)
     );
@@ -235,7 +231,7 @@ fn move_comment(m: &MoveEval, after: &PositionEval, size: BoardSize) -> String {
         if let Some(best) = m.best {
             text.push_str(&format!(
                 "\nThe engine preferred {}: {}",
-                move_text(best, size),
+                best.to_gtp(size),
                 line_text(&m.pv, size)
             ));
         }
@@ -257,7 +253,7 @@ fn summary(review: &Review, size: BoardSize) -> String {
                 format!(
                     "{} {} (−{:.1}%, {:.1} points)",
                     m.number,
-                    move_text(m.mv, size),
+                    m.mv.to_gtp(size),
                     m.winrate_loss * 100.0,
                     m.points_loss
                 )

@@ -11,11 +11,9 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::{Context, anyhow, bail};
-use serde::Serialize;
-use shoutan_engine::gtp::move_text;
 use shoutan_rules::{BoardSize, Color, Point, PointSet};
 use shoutan_sgf::{ReplayOptions, read, replay};
-use shoutan_solver::{Answer, Budget, Goal, Problem, Verdict, solve};
+use shoutan_solver::{Budget, Goal, Problem, Summary, Verdict, solve};
 
 /// Arguments.
 #[derive(clap::Args)]
@@ -43,39 +41,6 @@ pub struct Args {
     /// Print the answer as JSON.
     #[arg(long)]
     json: bool,
-}
-
-/// The answer as `--json` prints it.
-#[derive(Serialize)]
-struct Report {
-    group: String,
-    to_kill: &'static str,
-    kill: Vec<String>,
-    to_live: &'static str,
-    live: Vec<String>,
-    nodes: u64,
-    ms: u64,
-}
-
-/// A verdict as the JSON says it (a seki is not yet told apart from life).
-fn verdict_name(v: Verdict) -> &'static str {
-    match v {
-        Verdict::Win => "win",
-        Verdict::Ko => "ko",
-        Verdict::Lose => "lose",
-        Verdict::Unknown => "unknown",
-    }
-}
-
-/// The first moves that reach the aim: outright when there are any, else
-/// those that win a ko.
-fn first_moves(answer: &Answer, size: BoardSize) -> Vec<String> {
-    let moves = match answer.verdict {
-        Verdict::Win => &answer.winning_moves,
-        Verdict::Ko => &answer.ko_moves,
-        Verdict::Lose | Verdict::Unknown => return Vec::new(),
-    };
-    moves.iter().map(|&m| move_text(m, size)).collect()
 }
 
 /// The rectangle between two corners `A1:F6`.
@@ -139,32 +104,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         nodes: args.nodes,
         time: Duration::from_secs(args.seconds),
     };
-    let solution = solve(&problem, budget);
-    let (kill, live) = (&solution.first, &solution.second);
-    let report = Report {
-        group: target.to_gtp(size),
-        to_kill: verdict_name(kill.verdict),
-        kill: first_moves(kill, size),
-        to_live: verdict_name(live.verdict),
-        live: first_moves(live, size),
-        nodes: kill.nodes + live.nodes,
-        ms: kill.millis + live.millis,
-    };
+    let summary = solve(&problem, budget).summary(&problem);
     if args.json {
-        println!("{}", serde_json::to_string(&report)?);
+        println!("{}", serde_json::to_string(&summary)?);
     } else {
         let stones = problem.board().chain_len(problem.board().index(target));
-        print!(
-            "{}",
-            words(&report, [kill.verdict, live.verdict], owner, stones)
-        );
+        print!("{}", words(&summary, owner, stones));
     }
     Ok(ExitCode::SUCCESS)
 }
 
 /// The report in words, in English and then as Chinese players say it
 /// (黑先净杀, 白先劫活 …).
-fn words(r: &Report, verdicts: [Verdict; 2], owner: Color, stones: usize) -> String {
+fn words(r: &Summary, owner: Color, stones: usize) -> String {
     let (attacker, defender) = (owner.opponent(), owner);
     let capital = |c: Color| {
         let name = c.name();
@@ -186,23 +138,22 @@ fn words(r: &Report, verdicts: [Verdict; 2], owner: Color, stones: usize) -> Str
         Verdict::Lose => lose.to_owned(),
         Verdict::Unknown => "未能算清".to_owned(),
     };
-    let [to_kill, to_live] = verdicts;
     format!(
         "The {defender} group at {group} ({stones} stones)\n{}\n{}\n\
          {d}棋{group}一块（{stones}子）：{a}先{}；{d}先{}\n\
          Searched {} positions in {} ms.\n",
         english(
-            to_kill,
+            r.to_kill,
             &r.kill,
             format!("{} to play kills it", capital(attacker))
         ),
         english(
-            to_live,
+            r.to_live,
             &r.live,
             format!("{} to play saves it", capital(defender))
         ),
-        chinese(to_kill, &r.kill, ["净杀", "劫杀", "杀不掉"]),
-        chinese(to_live, &r.live, ["净活", "劫活", "活不了"]),
+        chinese(r.to_kill, &r.kill, ["净杀", "劫杀", "杀不掉"]),
+        chinese(r.to_live, &r.live, ["净活", "劫活", "活不了"]),
         r.nodes,
         r.ms,
         group = r.group,

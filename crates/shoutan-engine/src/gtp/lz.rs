@@ -5,18 +5,7 @@
 
 use std::fmt::Write;
 
-use shoutan_rules::{BoardSize, Move};
-
 use crate::analysis::Analysis;
-
-/// The GTP text of a move.
-#[must_use]
-pub fn move_text(mv: Move, size: BoardSize) -> String {
-    match mv {
-        Move::Play(p) => p.to_gtp(size),
-        Move::Pass => "pass".to_owned(),
-    }
-}
 
 /// One `info` line for the analysis, at most `max_moves` moves (all when
 /// `None`). Empty when nothing has been searched yet.
@@ -32,7 +21,7 @@ pub fn info_line(analysis: &Analysis, max_moves: Option<u32>) -> String {
         let _ = write!(
             line,
             "info move {} visits {} winrate {} prior {} lcb {} order {order} pv",
-            move_text(m.mv, analysis.size),
+            m.mv.to_gtp(analysis.size),
             m.visits,
             per_ten_thousand(m.winrate),
             per_ten_thousand(m.prior),
@@ -40,7 +29,7 @@ pub fn info_line(analysis: &Analysis, max_moves: Option<u32>) -> String {
         );
         for mv in &m.pv {
             line.push(' ');
-            line.push_str(&move_text(*mv, analysis.size));
+            line.push_str(&mv.to_gtp(analysis.size));
         }
     }
     line
@@ -63,7 +52,7 @@ pub fn kata_info_line(analysis: &Analysis, max_moves: Option<u32>, ownership: bo
             "info move {} visits {v} edgeVisits {v} utility {:.6} winrate {:.6} scoreMean {lead:.6} \
              scoreStdev {:.6} scoreLead {lead:.6} scoreSelfplay {:.6} prior {:.6} lcb {:.6} \
              utilityLcb {:.6} weight {v} order {order} pv",
-            move_text(m.mv, analysis.size),
+            m.mv.to_gtp(analysis.size),
             m.utility,
             m.winrate,
             m.score_stdev,
@@ -76,7 +65,7 @@ pub fn kata_info_line(analysis: &Analysis, max_moves: Option<u32>, ownership: bo
         );
         for mv in &m.pv {
             line.push(' ');
-            line.push_str(&move_text(*mv, analysis.size));
+            line.push_str(&mv.to_gtp(analysis.size));
         }
     }
     if line.is_empty() {
@@ -99,7 +88,7 @@ pub fn kata_info_line(analysis: &Analysis, max_moves: Option<u32>, ownership: bo
 mod tests {
     use super::*;
     use crate::analysis::MoveInfo;
-    use shoutan_rules::{Color, Point};
+    use shoutan_rules::{BoardSize, Color, Move, Point};
     use std::time::Duration;
 
     #[test]

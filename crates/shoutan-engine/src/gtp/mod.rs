@@ -10,5 +10,5 @@ mod session;
 pub use command::{
     AnalyzeArgs, COMMANDS, Command, Line, ParseError, Status, Symmetries, Vertex, parse_line,
 };
-pub use lz::{info_line, kata_info_line, move_text};
+pub use lz::{info_line, kata_info_line};
 pub use session::{Response, Session, SessionOptions, Strength};

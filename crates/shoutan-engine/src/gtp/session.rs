@@ -18,7 +18,7 @@ use super::command::Symmetries;
 use super::command::{
     AnalyzeArgs, COMMANDS, Command, Line, ParseError, Status, Vertex, parse_line,
 };
-use super::lz::{info_line, kata_info_line, move_text};
+use super::lz::{info_line, kata_info_line};
 use crate::analysis::Analysis;
 use crate::clock::{ClockReading, TimeControl};
 use crate::engine::{Budget, Decision, Engine, EngineConfig, Mode, Reporter, StopHandle};
@@ -636,7 +636,7 @@ impl Session {
             Decision::Play(p) => {
                 self.play(color, Move::Play(p))
                     .map_err(|e| format!("the engine chose an illegal move: {e}"))?;
-                ok(move_text(Move::Play(p), size))
+                ok(Move::Play(p).to_gtp(size))
             }
         }
     }

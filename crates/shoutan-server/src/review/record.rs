@@ -10,7 +10,7 @@ use std::str::FromStr;
 
 use serde::{Serialize, Serializer};
 use sha2::{Digest, Sha256};
-use shoutan_rules::{BoardSize, Color, Game, Move};
+use shoutan_rules::{Color, Game, Move};
 use shoutan_sgf::{
     GameInfo, InfoError, ParseError, ReplayError, ReplayOptions, read, replay, ru_value,
 };
@@ -185,7 +185,7 @@ impl Record {
 /// makes other ids rather than equal ones for other games.
 fn canonical(game: &Game) -> String {
     let size = game.size();
-    let point = |mv: Move| gtp(mv, size);
+    let point = |mv: Move| mv.to_gtp(size);
     let mut lines = vec![
         "shoutan record 1".to_owned(),
         format!("size {}", size.get()),
@@ -208,10 +208,6 @@ fn canonical(game: &Game) -> String {
             .map(|t| format!("{} {}", t.color, point(t.mv))),
     );
     lines.join("\n")
-}
-
-fn gtp(mv: Move, size: BoardSize) -> String {
-    shoutan_engine::gtp::move_text(mv, size)
 }
 
 #[cfg(test)]

@@ -27,7 +27,8 @@ pub struct MoveIn {
     point: Option<String>,
 }
 
-/// `POST /api/estimate` body: a position as set-up stones and moves.
+/// `POST /api/estimate` body (and the position of `POST /api/solve`): a
+/// position as set-up stones and moves.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PositionIn {
@@ -63,12 +64,12 @@ fn color(name: &str) -> Result<Color, ApiError> {
     })
 }
 
-fn point(text: &str, size: BoardSize) -> Result<Point, ApiError> {
+pub(super) fn point(text: &str, size: BoardSize) -> Result<Point, ApiError> {
     Point::from_gtp(text, size).map_err(|e| bad(ErrorCode::BadPoint, format!("{text:?}: {e}")))
 }
 
 /// The game the request describes, its moves checked under the rules.
-fn position(p: PositionIn) -> Result<Game, ApiError> {
+pub(super) fn position(p: PositionIn) -> Result<Game, ApiError> {
     let size = BoardSize::new(p.size).map_err(|e| bad(ErrorCode::BadSize, e.to_string()))?;
     if p.moves.len() > MAX_MOVES {
         return Err(bad(

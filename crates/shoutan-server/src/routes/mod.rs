@@ -11,6 +11,7 @@ mod me;
 mod moderation;
 mod players;
 mod reviews;
+mod solve;
 mod static_files;
 
 use std::sync::Arc;
@@ -139,6 +140,7 @@ fn table() -> Vec<(Route, MethodRouter<AppState>)> {
         r(Method::GET, "/api/games/{id}/events", get(games::events)),
         r(Method::GET, "/api/games/{id}/reviews", get(reviews::list)),
         r(Method::POST, "/api/estimate", post(judgement::any)),
+        r(Method::POST, "/api/solve", post(solve::solve)),
         r(
             Method::POST,
             "/api/games/{id}/estimate",

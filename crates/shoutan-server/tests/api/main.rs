@@ -28,3 +28,4 @@ mod record_reviews;
 mod requests;
 mod restart;
 mod reviews;
+mod solve;
