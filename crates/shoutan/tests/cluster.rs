@@ -365,12 +365,25 @@ async fn a_frozen_owner_cannot_write_the_game_taken_from_it() {
     a.freeze();
     let (v, _ww) = play_through(&white_b, id, ww, "C7", Duration::from_secs(30)).await;
     a.thaw();
-    // A's actor still thinks it owns the game; its append is refused.
-    let refused = bw.command(json!({"type": "move", "point": "G3"})).await;
-    assert!(
-        refused.is_err(),
-        "the deposed owner acknowledged a move: {refused:?}"
-    );
+    // A's actor still thinks it owns the game and has not seen C7: until
+    // it tries to write (its append is fenced off) it may refuse G3 on its
+    // stale position ("it is white's turn"), never acknowledge it.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let refused = bw.command(json!({"type": "move", "point": "G3"})).await;
+        let code = match &refused {
+            Ok(ack) => panic!("the deposed owner acknowledged a move: {ack}"),
+            Err(e) => e["code"].as_str().unwrap_or("closed").to_owned(),
+        };
+        if code != "not_your_turn" {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "A went on refusing on its stale position: {refused:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
     // Black, reconnected to A, plays on through A's follower.
     let black_a = black.at(&a.base);
     let (v2, _bw) = play_through(&black_a, id, bw, "G3", Duration::from_secs(30)).await;
