@@ -11,8 +11,9 @@
 //! # The game searched, and its limits
 //! - Moves are played only on the empty points of the problem's region. A
 //!   target chain with a liberty outside the region has escaped: it lives.
-//! - The attacker never passes (the defender would pass back and live); the
-//!   defender may, which lifts a ko ban.
+//! - Whether the target can be captured is a game in which the attacker
+//!   never passes (the defender would pass back and live); the defender
+//!   may, which lifts a ko ban.
 //! - Ko: the simple-ko ban of the position is part of the search state. Each
 //!   first move is searched with the opponent able to ignore the ban (having
 //!   unlimited ko threats) and with the mover able to: a win in the first is
@@ -22,9 +23,22 @@
 //!   target surviving. Results that rest on such a repetition are kept out
 //!   of the transposition table, so they are valid only where they were
 //!   found (the graph-history interaction problem).
-//! - Seki is not told apart: a target that survives in seki is reported as
-//!   living ([`Verdict::Win`] for the defender, [`Verdict::Lose`] for the
-//!   attacker).
+//! - Seki: a defender's first move that keeps the target outright is
+//!   searched again in a second game, in which the defender wins only by
+//!   reaching unconditional life (Benson's test, after capturing whatever
+//!   it must) or escaping, both sides may pass, and any repetition (two
+//!   passes in a row are one) counts against the defender, the attacker
+//!   holding the ko threats. If the defender cannot force life there, the
+//!   target lives only in seki: [`Verdict::Seki`] for the defender, whose
+//!   verdict is [`Verdict::Unknown`] while that search is undecided. The
+//!   attacker's verdict does not change: held to seki, it has failed to
+//!   kill ([`Verdict::Lose`]). So a target kept only by an endless cycle, or
+//!   alive in a way Benson's test cannot reach by moves inside the region
+//!   (say, eyes shared with a chain of its own that is not itself
+//!   unconditionally alive), is reported as seki; a move that keeps the
+//!   target in seki outright but would make it live by winning a ko is
+//!   seki; and a move that keeps it only by a ko is [`Verdict::Ko`],
+//!   whether life or seki follows.
 //! - Positions and Benson's tests are cached by 64-bit Zobrist keys; a
 //!   collision (about one in 2⁶⁴ per pair) could make a result wrong.
 //!
@@ -52,12 +66,14 @@
 //! ```
 
 mod problem;
+mod proof;
 mod result;
 mod search;
 mod solve;
 mod table;
 
 pub use problem::{Goal, Problem, ProblemBuilder, ProblemError};
+pub use proof::{Proof, prove};
 pub use result::{Answer, Solution, Summary, Verdict};
 pub use search::Budget;
 pub use solve::{solve, solve_for};

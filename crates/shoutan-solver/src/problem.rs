@@ -129,6 +129,26 @@ impl Problem {
         self.suicide
     }
 
+    /// The same fight in a later position: `board` (after moves inside the
+    /// region) with `to_move` to play, the same target, region and rules;
+    /// `None` once the target has been captured.
+    #[must_use]
+    pub fn next(&self, board: Board, to_move: Color) -> Option<Problem> {
+        let goal = if board.get(self.target)? == to_move {
+            Goal::Live
+        } else {
+            Goal::Kill
+        };
+        Some(Problem {
+            board,
+            to_move,
+            target: self.target,
+            region: self.region.clone(),
+            goal,
+            suicide: self.suicide,
+        })
+    }
+
     /// The region's points as board cells, for the search's move loop.
     pub(crate) fn region_cells(&self) -> Vec<PointIndex> {
         self.region.iter().map(|p| self.board.index(p)).collect()

@@ -15,6 +15,10 @@ pub enum Verdict {
     /// They reach it only by winning a ko: they win when they have
     /// unlimited ko threats and lose when the opponent has.
     Ko,
+    /// They keep the group, but only in seki: the defender's outcome when
+    /// it survives outright yet cannot force unconditional life. (An
+    /// attacker held to seki has failed: [`Verdict::Lose`].)
+    Seki,
     /// They fail even with unlimited ko threats.
     Lose,
     /// The budget ran out before a proof.
@@ -28,12 +32,17 @@ pub struct Answer {
     pub mover: Color,
     /// The outcome for them.
     pub verdict: Verdict,
-    /// Every first move that wins outright (a pass when tenuki does).
+    /// Every first move that wins outright (a pass when tenuki does); for
+    /// the defender, those that reach unconditional life.
     pub winning_moves: Vec<Move>,
-    /// Every first move that wins only a ko.
+    /// The defender's first moves that keep the group outright, but only
+    /// in seki (always empty for the attacker).
+    pub seki_moves: Vec<Move>,
+    /// Every first move that wins only a ko (for the defender: keeps the
+    /// group only by winning a ko, in life or in seki).
     pub ko_moves: Vec<Move>,
     /// First moves the budget left undecided: while there are any, the
-    /// two lists above may be incomplete.
+    /// three lists above may be incomplete.
     pub unknown_moves: Vec<Move>,
     /// Positions searched.
     pub nodes: u64,
@@ -64,7 +73,9 @@ pub struct Summary {
     pub kill: Vec<String>,
     /// The outcome for the defender moving first.
     pub to_live: Verdict,
-    /// Its first moves that save the group, likewise.
+    /// Its first moves that save the group: those that make it live when
+    /// there are any, else those that keep it in seki, else those that win
+    /// a ko.
     pub live: Vec<String>,
     /// Positions searched for both.
     pub nodes: u64,
@@ -85,6 +96,7 @@ impl Solution {
         let moves = |a: &Answer| {
             let reaching = match a.verdict {
                 Verdict::Win => &a.winning_moves,
+                Verdict::Seki => &a.seki_moves,
                 Verdict::Ko => &a.ko_moves,
                 Verdict::Lose | Verdict::Unknown => return Vec::new(),
             };

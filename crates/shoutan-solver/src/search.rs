@@ -5,16 +5,24 @@
 //! the search descends into the most promising child with thresholds that
 //! send it back up as soon as another child looks better.
 //!
-//! The game searched is a reachability game: the attacker wins by capturing
-//! the target in finitely many moves; play that goes round for ever leaves
-//! the target on the board, so it counts for the defender. Its states are
-//! the stones, the player to move and the simple-ko ban, which makes a
-//! position's value independent of how it was reached. Only the search's
-//! treatment of a repetition on the current path (a win for the defender) is
-//! path-dependent, so results that used one are never stored as final in
-//! the transposition table; they are valid only at the root of the search
-//! that found them, which is all they are used for. A winning attacker can
-//! always win without repeating a position, so this is sound.
+//! Two reachability games are searched ([`Game`]). In the capture game the
+//! attacker wins by capturing the target in finitely many moves, the
+//! attacker never passes, and play that goes round for ever leaves the
+//! target on the board, so it counts for the defender. In the life game
+//! the defender wins by reaching unconditional life (Benson) or escaping in
+//! finitely many moves, both sides may pass, and play that goes round for
+//! ever (two passes in a row among it) counts for the attacker: a target
+//! the defender keeps in the first game but cannot bring to life in the
+//! second lives only in seki.
+//!
+//! The states are the stones, the player to move and the simple-ko ban,
+//! which makes a position's value independent of how it was reached. Only
+//! the search's treatment of a repetition on the current path (a loss for
+//! the side that must reach its terminal) is path-dependent, so results
+//! that used one are never stored as final in the transposition table; they
+//! are valid only at the root of the search that found them, which is all
+//! they are used for. A side that can force its terminal can always do so
+//! without repeating a position, so this is sound.
 //!
 //! Ko threats are modelled as a choice of who may ignore the simple-ko ban:
 //! the side with "unlimited threats" may retake at once (the threat and its
@@ -70,6 +78,18 @@ pub(crate) enum Outcome {
     Unknown,
 }
 
+/// The game a search plays: which side must reach its terminal, and so
+/// which side an endless repetition favours.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Game {
+    /// The attacker wins by capturing the target; the attacker never
+    /// passes; a repetition keeps the target, for the defender.
+    Capture,
+    /// The defender wins by making the target unconditionally alive (or
+    /// escaping); both sides may pass; a repetition is the attacker's.
+    Life,
+}
+
 /// A child of the node being searched, with what is known of it.
 struct Child {
     board: Board,
@@ -93,6 +113,7 @@ pub(crate) struct Search {
     suicide: Suicide,
     /// The side that may ignore the simple-ko ban.
     threats: Color,
+    game: Game,
     table: Table,
     /// Benson's verdict on the target, by the stones' hash: df-pn expands
     /// a node many times, and the test is not free.
@@ -115,8 +136,9 @@ const fn exact(mover_wins: bool) -> Numbers {
 }
 
 impl Search {
-    /// A search of `problem` in which `threats` has unlimited ko threats.
-    pub(crate) fn new(problem: &Problem, threats: Color, deadline: Instant) -> Search {
+    /// A search of `problem`'s `game` in which `threats` has unlimited ko
+    /// threats.
+    pub(crate) fn new(problem: &Problem, game: Game, threats: Color, deadline: Instant) -> Search {
         let cells = problem.region_cells();
         let mut in_region = vec![false; CELLS];
         for &i in &cells {
@@ -132,6 +154,7 @@ impl Search {
             defender: problem.defender(),
             suicide: problem.suicide(),
             threats,
+            game,
             table: Table::default(),
             terminals: HashMap::new(),
             path: Vec::new(),
@@ -181,8 +204,9 @@ impl Search {
             .or_insert_with(|| is_pass_alive(board, target).then_some(false))
     }
 
-    /// The moves of `to_move` and the positions after them. The attacker
-    /// never passes: the defender would pass back and keep the target.
+    /// The moves of `to_move` and the positions after them. In the capture
+    /// game the attacker never passes: the defender would pass back and
+    /// keep the target.
     pub(crate) fn moves(&self, board: &Board, to_move: Color) -> Vec<(Move, Board)> {
         let mut out = Vec::new();
         for &i in &self.cells {
@@ -198,7 +222,7 @@ impl Search {
             next.play_unchecked(i, to_move);
             out.push((Move::Play(board.point(i)), next));
         }
-        if to_move == self.defender {
+        if to_move == self.defender || self.game == Game::Life {
             let mut next = board.clone();
             next.clear_ko();
             out.push((Move::Pass, next));
@@ -276,8 +300,12 @@ impl Search {
             let k = key(&b, next);
             let (numbers, path_dependent) = match self.terminal(&b) {
                 Some(attacker_wins) => (exact(attacker_wins == (next == self.attacker)), false),
-                // Round and round: the target is never captured.
-                _ if self.path.contains(&k) => (exact(next == self.defender), true),
+                // Round and round: the target is never captured, nor
+                // brought to life.
+                _ if self.path.contains(&k) => {
+                    let defender_wins = self.game == Game::Capture;
+                    (exact((next == self.defender) == defender_wins), true)
+                }
                 None => {
                     let n = self.table.get(k).unwrap_or(Numbers { phi: 1, delta: 1 });
                     (n, false)

@@ -1,9 +1,13 @@
 //! The solver's entry points. Every first move of the side to move is
-//! searched twice: once with the opponent holding unlimited ko threats (a
-//! win there is a win outright) and once with the mover holding them (a loss
-//! there is a loss outright; a win only there is a ko). The moves are
-//! searched in rounds of growing node limits, so one hard move cannot spend
-//! the whole budget before the easy ones are decided.
+//! searched twice in the capture game: once with the opponent holding
+//! unlimited ko threats (a win there is a win outright) and once with the
+//! mover holding them (a loss there is a loss outright; a win only there is
+//! a ko). A defender's first move that keeps the target outright is searched
+//! a third time, in the life game with the attacker holding the threats: the
+//! target lives if the defender can force unconditional life, else it lives
+//! only in seki. The moves are searched in rounds of growing node limits, so
+//! one hard move cannot spend the whole budget before the easy ones are
+//! decided.
 
 use std::time::Instant;
 
@@ -11,7 +15,7 @@ use shoutan_rules::{Board, Color, Move};
 
 use crate::Problem;
 use crate::result::{Answer, Solution, Verdict};
-use crate::search::{Budget, Outcome, Search};
+use crate::search::{Budget, Game, Outcome, Search};
 use crate::table::key;
 
 /// The first round's node limit per move and search; each round has four
@@ -41,15 +45,9 @@ const FIRST_ROUND: u64 = 1_000;
 #[must_use]
 pub fn solve(problem: &Problem, budget: Budget) -> Solution {
     let start = Instant::now();
-    let mut searches = [
-        Search::new(problem, Color::Black, start + budget.time),
-        Search::new(problem, Color::White, start + budget.time),
-    ];
+    let mut searches = Searches::new(problem, start + budget.time);
     let first = answer(problem, problem.to_move(), &mut searches, budget.nodes);
-    let start = Instant::now();
-    for s in &mut searches {
-        s.set_deadline(start + budget.time);
-    }
+    searches.set_deadline(Instant::now() + budget.time);
     let second = answer(
         problem,
         problem.to_move().opponent(),
@@ -82,14 +80,42 @@ pub fn solve(problem: &Problem, budget: Budget) -> Solution {
 #[must_use]
 pub fn solve_for(problem: &Problem, mover: Color, budget: Budget) -> Answer {
     let deadline = Instant::now() + budget.time;
-    let mut searches = [
-        Search::new(problem, Color::Black, deadline),
-        Search::new(problem, Color::White, deadline),
-    ];
+    let mut searches = Searches::new(problem, deadline);
     answer(problem, mover, &mut searches, budget.nodes)
 }
 
-/// A first move and what its two searches have shown so far.
+/// The searches of one problem, kept for both sides moving first so that
+/// their transposition tables are shared.
+struct Searches {
+    /// The capture game with black holding the ko threats.
+    black: Search,
+    /// The capture game with white holding them.
+    white: Search,
+    /// The life game with the attacker holding them.
+    life: Search,
+}
+
+impl Searches {
+    fn new(problem: &Problem, deadline: Instant) -> Searches {
+        Searches {
+            black: Search::new(problem, Game::Capture, Color::Black, deadline),
+            white: Search::new(problem, Game::Capture, Color::White, deadline),
+            life: Search::new(problem, Game::Life, problem.attacker(), deadline),
+        }
+    }
+
+    fn set_deadline(&mut self, deadline: Instant) {
+        self.black.set_deadline(deadline);
+        self.white.set_deadline(deadline);
+        self.life.set_deadline(deadline);
+    }
+
+    fn nodes(&self) -> u64 {
+        self.black.nodes() + self.white.nodes() + self.life.nodes()
+    }
+}
+
+/// A first move and what its searches have shown so far.
 struct Candidate {
     mv: Move,
     after: Board,
@@ -97,12 +123,23 @@ struct Candidate {
     strict: Outcome,
     /// The opponent's outcome when the mover has them.
     lenient: Outcome,
+    /// The attacker's outcome in the life game, with the attacker holding
+    /// the threats: searched only after a defender's move that keeps the
+    /// target outright.
+    life: Outcome,
 }
 
 impl Candidate {
-    /// The verdict for the mover, once the searches settle it.
-    fn verdict(&self) -> Option<Verdict> {
+    /// The verdict for the mover, once the searches settle it; `defending`
+    /// when the mover owns the target, and a move that keeps it must also
+    /// be told apart as life or seki.
+    fn verdict(&self, defending: bool) -> Option<Verdict> {
         match (self.strict, self.lenient) {
+            (Outcome::Loses, _) if defending => match self.life {
+                Outcome::Loses => Some(Verdict::Win),
+                Outcome::Wins => Some(Verdict::Seki),
+                Outcome::Unknown => None,
+            },
             (Outcome::Loses, _) => Some(Verdict::Win),
             (_, Outcome::Wins) => Some(Verdict::Lose),
             (Outcome::Wins, Outcome::Loses) => Some(Verdict::Ko),
@@ -112,19 +149,19 @@ impl Candidate {
 }
 
 /// The answer for `mover` playing first.
-fn answer(problem: &Problem, mover: Color, searches: &mut [Search; 2], max_nodes: u64) -> Answer {
+fn answer(problem: &Problem, mover: Color, searches: &mut Searches, max_nodes: u64) -> Answer {
     let start = Instant::now();
     let board = problem.board();
     let root = [key(board, mover)];
-    let [black, white] = searches;
-    let nodes_before = black.nodes() + white.nodes();
-    let (against, with) = match mover {
-        Color::Black => (white, black),
-        Color::White => (black, white),
-    };
+    let nodes_before = searches.nodes();
+    let defending = mover == problem.defender();
     let opponent = mover.opponent();
     // The lenient search's moves include retaking a ko the position bans;
     // without the threat that needs, that move cannot win outright.
+    let with = match mover {
+        Color::Black => &searches.black,
+        Color::White => &searches.white,
+    };
     let mut candidates: Vec<Candidate> = with
         .moves(board, mover)
         .into_iter()
@@ -136,35 +173,59 @@ fn answer(problem: &Problem, mover: Color, searches: &mut [Search; 2], max_nodes
                 _ => Outcome::Unknown,
             },
             lenient: Outcome::Unknown,
+            life: Outcome::Unknown,
         })
         .collect();
     let mut limit = FIRST_ROUND;
     loop {
-        let spent = against.nodes() + with.nodes() - nodes_before;
-        let undecided = candidates.iter().any(|c| c.verdict().is_none());
-        if !undecided || spent >= max_nodes || against.past_deadline() {
+        let spent = searches.nodes() - nodes_before;
+        let undecided = candidates.iter().any(|c| c.verdict(defending).is_none());
+        if !undecided || spent >= max_nodes || searches.black.past_deadline() {
             break;
         }
-        for c in candidates.iter_mut().filter(|c| c.verdict().is_none()) {
-            let spent = against.nodes() + with.nodes() - nodes_before;
-            let left = max_nodes.saturating_sub(spent).min(limit);
+        for c in candidates
+            .iter_mut()
+            .filter(|c| c.verdict(defending).is_none())
+        {
+            let Searches { black, white, life } = &mut *searches;
+            let (against, with) = match mover {
+                Color::Black => (&mut *white, &mut *black),
+                Color::White => (&mut *black, &mut *white),
+            };
+            let left = |against: &Search, with: &Search, life: &Search| {
+                let spent = against.nodes() + with.nodes() + life.nodes() - nodes_before;
+                max_nodes.saturating_sub(spent).min(limit)
+            };
             if c.strict == Outcome::Unknown {
+                let left = left(against, with, life);
                 c.strict = against.prove(&c.after, opponent, &root, left);
             }
-            if c.verdict().is_none() && c.lenient == Outcome::Unknown {
-                let spent = against.nodes() + with.nodes() - nodes_before;
-                let left = max_nodes.saturating_sub(spent).min(limit);
+            // Keeping the target outright settles the capture game.
+            if c.strict != Outcome::Loses
+                && c.verdict(defending).is_none()
+                && c.lenient == Outcome::Unknown
+            {
+                let left = left(against, with, life);
                 c.lenient = with.prove(&c.after, opponent, &root, left);
+            }
+            if defending && c.strict == Outcome::Loses && c.life == Outcome::Unknown {
+                // No history: a tenuki answered by a tenuki gives the
+                // defender the problem's position to play again, not a
+                // repetition (a real cycle is caught one round later).
+                let left = left(against, with, life);
+                c.life = life.prove(&c.after, opponent, &[], left);
             }
         }
         limit = limit.saturating_mul(4);
     }
     let mut winning_moves = Vec::new();
+    let mut seki_moves = Vec::new();
     let mut ko_moves = Vec::new();
     let mut unknown_moves = Vec::new();
     for c in &candidates {
-        match c.verdict() {
+        match c.verdict(defending) {
             Some(Verdict::Win) => winning_moves.push(c.mv),
+            Some(Verdict::Seki) => seki_moves.push(c.mv),
             Some(Verdict::Ko) => ko_moves.push(c.mv),
             Some(Verdict::Lose) => {}
             Some(Verdict::Unknown) | None => unknown_moves.push(c.mv),
@@ -174,6 +235,8 @@ fn answer(problem: &Problem, mover: Color, searches: &mut [Search; 2], max_nodes
         Verdict::Win
     } else if !unknown_moves.is_empty() {
         Verdict::Unknown
+    } else if !seki_moves.is_empty() {
+        Verdict::Seki
     } else if !ko_moves.is_empty() {
         Verdict::Ko
     } else {
@@ -183,9 +246,10 @@ fn answer(problem: &Problem, mover: Color, searches: &mut [Search; 2], max_nodes
         mover,
         verdict,
         winning_moves,
+        seki_moves,
         ko_moves,
         unknown_moves,
-        nodes: against.nodes() + with.nodes() - nodes_before,
+        nodes: searches.nodes() - nodes_before,
         millis: u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX),
     }
 }

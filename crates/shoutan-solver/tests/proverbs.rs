@@ -329,8 +329,12 @@ fn the_group_with_an_eye_wins_the_race() {
 
 /// `n` white stones on the second line of a 13×13 board from column D,
 /// black on the third line above them and on the second line at both ends,
-/// the first line open beneath them and under black's end stones.
-fn second_line(n: usize) -> String {
+/// the first line open beneath the white stones. With `solid` ends black
+/// also holds the first line under its end stones, so a hane from them is
+/// connected; without, the first-line point under each end stone is open
+/// (black's stones stand one point further out) and a hane there can be
+/// cut off.
+fn second_line(n: usize, solid: bool) -> String {
     let (first, last) = (3, 3 + n - 1);
     let mut rows = vec![vec!['.'; 13]; 13];
     rows[10][first - 2..=last + 2].fill('X');
@@ -339,22 +343,32 @@ fn second_line(n: usize) -> String {
     }
     rows[12][first - 2] = 'X';
     rows[12][last + 2] = 'X';
+    if solid {
+        rows[12][first - 1] = 'X';
+        rows[12][last + 1] = 'X';
+    }
     rows[11][first..=last].fill('O');
     rows.iter()
         .map(|r| r.iter().map(|c| format!("{c} ")).collect::<String>() + "\n")
         .collect()
 }
 
-/// Black to kill the white stones from D2 on, black moving first only.
-fn second_line_black_first(n: usize) -> Answer {
-    let board: Board = second_line(n).parse().expect("a diagram");
+/// The white stones from D2 on, `mover` moving first only.
+fn second_line_first(n: usize, solid: bool, mover: Color) -> Answer {
+    let board: Board = second_line(n, solid).parse().expect("a diagram");
     let target = Point::from_gtp("D2", board.size()).expect("D2");
-    let problem = Problem::builder(board, Color::Black, target, Goal::Kill)
+    let goal = if mover == Color::Black {
+        Goal::Kill
+    } else {
+        Goal::Live
+    };
+    let problem = Problem::builder(board, mover, target, goal)
         .build()
         .expect("a problem");
-    let answer = solve_for(&problem, Color::Black, budget());
+    let answer = solve_for(&problem, mover, budget());
     println!(
-        "{n} on the second line: {:?} {:?} ko {:?}, {} nodes, {} ms",
+        "{n} on the second line ({}), {mover:?} first: {:?} {:?} ko {:?}, {} nodes, {} ms",
+        if solid { "solid ends" } else { "open ends" },
         answer.verdict,
         names(&answer, &problem, false),
         names(&answer, &problem, true),
@@ -364,33 +378,45 @@ fn second_line_black_first(n: usize) -> Answer {
     answer
 }
 
-#[test]
-fn six_on_the_second_line_die() {
-    let a = second_line_black_first(6);
-    assert_eq!(a.verdict, Verdict::Win, "{a:?}");
-    let hane = Move::Play(
-        Point::from_gtp("C1", shoutan_rules::BoardSize::new(13).expect("13")).expect("C1"),
-    );
-    assert!(a.winning_moves.contains(&hane), "{a:?}");
+fn on_13(s: &str) -> Move {
+    Move::Play(Point::from_gtp(s, shoutan_rules::BoardSize::new(13).expect("13")).expect("a point"))
 }
 
 #[test]
-fn seven_on_the_second_line_are_ko() {
-    // With the hane open at both ends, seven stones are not dead outright:
-    // the placement under either end stone makes a ko.
-    let a = second_line_black_first(7);
+fn six_on_the_second_line_die() {
+    // 六死八活: six die even moving first.
+    let a = second_line_first(6, true, Color::Black);
+    assert_eq!(a.verdict, Verdict::Win, "{a:?}");
+    assert!(a.winning_moves.contains(&on_13("D1")), "{a:?}");
+    loses(&second_line_first(6, true, Color::White));
+}
+
+#[test]
+fn seven_on_the_second_line_die_or_live_by_who_moves_first() {
+    // Black kills with the hane at either end (the other hane and the
+    // placement in the straight three follow); white lives by taking a
+    // hane point itself or the middle.
+    let a = second_line_first(7, true, Color::Black);
+    assert_eq!(a.verdict, Verdict::Win, "{a:?}");
+    assert_eq!(a.winning_moves, vec![on_13("D1"), on_13("K1")]);
+    let w = second_line_first(7, true, Color::White);
+    assert_eq!(w.verdict, Verdict::Win, "{w:?}");
+    assert_eq!(w.winning_moves, vec![on_13("D1"), on_13("G1"), on_13("K1")]);
+}
+
+#[test]
+fn seven_on_the_second_line_with_open_ends_are_ko() {
+    // With the first-line point under each black end stone open, the hane
+    // at D1 (or K1) can be cut: white's capture of the hane stone there is
+    // a ko, and black cannot afford to connect first.
+    let a = second_line_first(7, false, Color::Black);
     assert_eq!(a.verdict, Verdict::Ko, "{a:?}");
-    let at = |s| {
-        Move::Play(
-            Point::from_gtp(s, shoutan_rules::BoardSize::new(13).expect("13")).expect("a point"),
-        )
-    };
-    assert_eq!(a.ko_moves, vec![at("D1"), at("K1")]);
+    assert_eq!(a.ko_moves, vec![on_13("D1"), on_13("K1")]);
 }
 
 #[test]
 fn eight_on_the_second_line_live() {
-    loses(&second_line_black_first(8));
+    loses(&second_line_first(8, true, Color::Black));
 }
 
 #[test]

@@ -4,7 +4,9 @@
 //! position (after N moves, or at the end of the main line; a problem of
 //! setup stones and no moves works the same), by `shoutan_solver`'s proof
 //! search. With `--json` it prints exactly
-//! `{"group", "to_kill", "kill", "to_live", "live", "nodes", "ms"}`.
+//! `{"group", "to_kill", "kill", "to_live", "live", "nodes", "ms"}`, the
+//! verdicts being `"win"`, `"ko"`, `"seki"` (the owner keeps the group only
+//! in seki: `to_live` only), `"lose"` or `"unknown"`.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -115,7 +117,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 /// The report in words, in English and then as Chinese players say it
-/// (黑先净杀, 白先劫活 …).
+/// (黑先净杀, 白先劫活, 白先双活 …).
 fn words(r: &Summary, owner: Color, stones: usize) -> String {
     let (attacker, defender) = (owner.opponent(), owner);
     let capital = |c: Color| {
@@ -129,12 +131,14 @@ fn words(r: &Summary, owner: Color, stones: usize) -> String {
     let english = |verdict: Verdict, moves: &[String], aim: String| match verdict {
         Verdict::Win => format!("{aim}: yes, by {}", moves.join(" or ")),
         Verdict::Ko => format!("{aim}: only by a ko, started by {}", moves.join(" or ")),
+        Verdict::Seki => format!("{aim}: only in seki, by {}", moves.join(" or ")),
         Verdict::Lose => format!("{aim}: no"),
         Verdict::Unknown => format!("{aim}: unknown (the search ran out of its budget)"),
     };
     let chinese = |verdict: Verdict, moves: &[String], [win, ko, lose]: [&str; 3]| match verdict {
         Verdict::Win => format!("{win}（{}）", moves.join("、")),
         Verdict::Ko => format!("{ko}（{}）", moves.join("、")),
+        Verdict::Seki => format!("双活（{}）", moves.join("、")),
         Verdict::Lose => lose.to_owned(),
         Verdict::Unknown => "未能算清".to_owned(),
     };

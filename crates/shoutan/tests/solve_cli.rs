@@ -24,6 +24,24 @@ const STRAIGHT_THREE: &str =
 /// record's end.
 const PLAYED: &str = "(;GM[1]FF[4]SZ[7]RU[Chinese]AW[da][ab][bb][cb][db]AB[ea][eb][ac][bc][cc][dc][ec]PL[W];W[ba];B[fg])";
 
+/// Seki without eyes (无眼双活), black to play: white's group (C7…C1,
+/// D5…D1) and black's column E7…E1 share the liberties D7 and D6, and
+/// whoever fills one is captured; the walls at the sides live.
+///
+/// ```text
+///   A B C D E F G
+/// 7 . X O . X O .
+/// 6 X X O . X O O
+/// 5 . X O O X O .
+/// 4 X X O O X O O
+/// 3 . X O O X O .
+/// 2 X X O O X O O
+/// 1 . X O O X O .
+/// ```
+const SEKI: &str = "(;GM[1]FF[4]SZ[7]RU[Chinese]\
+    AB[ba][ea][ab][bb][eb][bc][ec][ad][bd][ed][be][ee][af][bf][ef][bg][eg]\
+    AW[ca][fa][cb][fb][gb][cc][dc][fc][cd][dd][fd][gd][ce][de][fe][cf][df][ff][gf][cg][dg][fg]PL[B])";
+
 fn problem(name: &str, sgf: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("shoutan-solve-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a scratch directory");
@@ -103,6 +121,25 @@ fn the_answer_in_words_names_the_moves_in_both_languages() {
         text.contains("白棋D7一块（5子）：黑先净杀（B7）；白先净活（B7）"),
         "{text}"
     );
+}
+
+#[test]
+fn a_group_in_seki_is_told_apart_from_a_living_one() {
+    let file = problem("seki.sgf", SEKI);
+    let answer = json(&solve(&file, &["--group", "C7", "--json"]));
+    // Black cannot kill; white keeps the group only in seki, by not moving.
+    assert_eq!(answer["to_kill"], "lose", "{answer}");
+    assert_eq!(answer["kill"], serde_json::json!([]));
+    assert_eq!(answer["to_live"], "seki", "{answer}");
+    assert_eq!(answer["live"], serde_json::json!(["pass"]));
+    let out = solve(&file, &["--group", "C7"]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("White to play saves it: only in seki, by pass"),
+        "{text}"
+    );
+    assert!(text.contains("黑先杀不掉；白先双活（pass）"), "{text}");
 }
 
 #[test]
