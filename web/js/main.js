@@ -17,6 +17,7 @@ import { lobbyPage } from './lobby-page.js';
 import { moderationPage } from './moderation-page.js';
 import { renderNoticeBanner, refreshNotices, startNoticeBanner } from './notice-banner.js';
 import { passwordResetPage } from './password-reset-page.js';
+import { problemPage, problemSetPage, problemsPage } from './problems-page.js';
 import { profilePage } from './profile-page.js';
 import { watchRelations } from './relations.js';
 import { simulPage } from './simul-page.js';
@@ -64,6 +65,7 @@ function renderHeader() {
       nav('/', t('nav.play'), path === '/'),
       nav('/events', et('nav.events'), path.startsWith('/events')),
       nav('/analysis', at('nav.analysis'), path === '/analysis'),
+      navTo('problems', '/problems', t('nav.problems'), path.startsWith('/problems')),
       user ? nav(`/player/${encodeURIComponent(user.name)}`, t('nav.profile'), path === `/player/${encodeURIComponent(user.name)}`) : null,
       user ? navTo('account', '/account', t('nav.account'), path === '/account') : null,
       isModerator() ? navTo('moderation', '/moderation', t('nav.moderation'), path === '/moderation') : null,
@@ -128,6 +130,9 @@ async function boot() {
     [/^\/events\/(\d+)$/, ['id'], eventPage],
     [/^\/events\/(\d+)\/rounds\/(\d+)\/(pairings|results)$/, ['id', 'round', 'kind'], eventSheetPage],
     [/^\/simul\/(\d+)$/, ['id'], simulPage],
+    [/^\/problems$/, [], problemsPage],
+    [/^\/problems\/([^/]+)$/, ['set'], problemSetPage],
+    [/^\/problems\/([^/]+)\/(\d+)$/, ['set', 'n'], problemPage],
   ], notFound);
 }
 

@@ -248,6 +248,15 @@ error_codes! {
     NoMoves => "no_moves",
     /// A life-and-death question about a point without a stone.
     NoGroup => "no_group",
+    // Problems
+    /// A try's line that is empty, too long, ends with the opponent's move, or whose opponent's moves are not the server's answers.
+    BadLine => "bad_line",
+    /// A move outside the problem's area.
+    OutsideProblem => "outside_problem",
+    /// Moves after the try ended (a wrong move, or the problem solved).
+    TryOver => "try_over",
+    /// The solver could not settle the move within its budget.
+    Unsettled => "unsettled",
     // Moderation
     /// Only a moderator or an administrator may do this.
     NotModerator => "not_moderator",

@@ -52,6 +52,7 @@ pub mod metrics;
 pub mod moderation;
 pub mod net;
 pub mod priority;
+pub mod problems;
 pub mod rank_rule;
 pub mod rating;
 pub mod review;
@@ -101,6 +102,8 @@ pub struct App {
     pub judgements: judgement::Judgements,
     /// Life-and-death questions from the analysis board.
     pub solver: solving::Solver,
+    /// Problems to practise: tries judged, solutions worked out.
+    pub problems: problems::Problems,
     /// The threads that serve spectators, behind the players.
     pub spectators: live::spectators::Spectators,
     /// Login attempts per client address.
@@ -216,6 +219,7 @@ pub async fn start(store: Arc<dyn Store>, config: ServerConfig) -> Result<AppSta
         reviews,
         judgements,
         solver: solving::Solver::new(),
+        problems: problems::Problems::new(),
         spectators,
         events,
         decoy_hash,

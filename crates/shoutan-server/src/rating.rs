@@ -143,6 +143,24 @@ pub fn after_game(
     ))
 }
 
+/// The player's and the problem's ratings after a player's first try of a
+/// problem (死活题): a Glicko-2 game between the two, won by the player
+/// when he solved it, as Lichess rates puzzles. A problem's rating reads as
+/// a rank on the games' scale ("a 5 kyu problem"), and so does the
+/// player's problem rating; one try moves either by at most
+/// [`PROVISIONAL_STEP`] while provisional and [`SETTLED_STEP`] once
+/// settled, as a game does.
+#[must_use]
+pub fn after_try(player: Rating, problem: Rating, solved: bool) -> (Rating, Rating) {
+    let outcome = if solved {
+        Outcomes::WIN
+    } else {
+        Outcomes::LOSS
+    };
+    let (p, q) = glicko2(&g2(player), &g2(problem), &outcome, &Glicko2Config::new());
+    (damped(player, ours(p), 1.0), damped(problem, ours(q), 1.0))
+}
+
 /// A rating in ranks from 30 kyu (OGS's formula turned round): the scale
 /// on which ranks are equally wide.
 #[must_use]
@@ -333,5 +351,30 @@ mod tests {
         assert!(close(weight(13), 169.0 / 361.0, 1e-12));
         assert!(close(weight(9), 81.0 / 361.0, 1e-12));
         assert!(close(weight(25), 1.0, 1e-12));
+    }
+
+    /// A problem is a player to the problem ratings: solving one lowers it
+    /// and raises the solver, failing it the other way; a harder problem
+    /// solved gains more; one try moves a provisional rating at most a rank.
+    #[test]
+    fn a_first_try_of_a_problem_moves_both_ratings() {
+        let at = |level: i32, deviation: f64| Rating {
+            rating: rating_of_level(level),
+            deviation,
+            volatility: NEWCOMER_VOLATILITY,
+        };
+        let newcomer = at(-10, NEWCOMER_DEVIATION);
+        let problem = at(-12, NEWCOMER_DEVIATION);
+        let (solver, solved) = after_try(newcomer, problem, true);
+        assert!(solver.rating > newcomer.rating && solved.rating < problem.rating);
+        let (failer, failed) = after_try(newcomer, problem, false);
+        assert!(failer.rating < newcomer.rating && failed.rating > problem.rating);
+        for r in [solver, failer] {
+            let moved = (strength(r.rating) - strength(newcomer.rating)).abs();
+            assert!(moved <= PROVISIONAL_STEP + 1e-9, "{moved} ranks");
+        }
+        let settled = at(-10, 60.0);
+        let gain = |level| after_try(settled, at(level, 60.0), true).0.rating - settled.rating;
+        assert!(gain(-8) > gain(-12), "{} vs {}", gain(-8), gain(-12));
     }
 }

@@ -37,6 +37,7 @@ mod game;
 pub mod migrate;
 pub mod moderation;
 mod postgres;
+mod problem;
 mod review;
 mod seek;
 mod session;
@@ -62,6 +63,7 @@ pub use moderation::{
     Standing,
 };
 pub use postgres::PostgresStore;
+pub use problem::{NewProblemTry, ProblemRating, ProblemStore, Rate};
 pub use review::{NewRecordReview, NewReview, RecordReviewRow, ReviewRow, ReviewStore};
 pub use seek::{NewSeek, Pairing, Seek, SeekId, SeekOutcome};
 pub use session::Session;
@@ -76,7 +78,7 @@ pub use user::{NewUser, RankStanding, Rating, User, UserId, name_key, name_skele
 /// returns an error and writes nothing.
 #[async_trait::async_trait]
 pub trait Store:
-    TournamentStore + ReviewStore + ModerationStore + AccountStore + Send + Sync
+    TournamentStore + ReviewStore + ProblemStore + ModerationStore + AccountStore + Send + Sync
 {
     /// Creates an account; [`StoreError::NameTaken`] if the name (ignoring
     /// case) exists.

@@ -59,6 +59,11 @@ pub const SQLITE: &[Migration] = &[
         name: "record reviews",
         sql: include_str!("../migrations/sqlite/0011_record_reviews.sql"),
     },
+    Migration {
+        version: 12,
+        name: "problems",
+        sql: include_str!("../migrations/sqlite/0012_problems.sql"),
+    },
 ];
 
 /// PostgreSQL's migrations: the same schema in its dialect, and the tables
@@ -120,6 +125,11 @@ pub const POSTGRES: &[Migration] = &[
         version: 12,
         name: "record reviews",
         sql: include_str!("../migrations/postgres/0012_record_reviews.sql"),
+    },
+    Migration {
+        version: 13,
+        name: "problems",
+        sql: include_str!("../migrations/postgres/0013_problems.sql"),
     },
 ];
 

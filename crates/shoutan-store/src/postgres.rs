@@ -26,6 +26,8 @@ use crate::{
 mod cluster;
 #[path = "postgres_moderation.rs"]
 mod moderation;
+#[path = "postgres_problem.rs"]
+mod problem;
 #[path = "postgres_review.rs"]
 mod review;
 #[path = "postgres_tournament.rs"]

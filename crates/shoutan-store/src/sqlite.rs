@@ -21,6 +21,8 @@ use crate::{
 
 #[path = "sqlite_moderation.rs"]
 mod moderation;
+#[path = "sqlite_problem.rs"]
+mod problem;
 #[path = "sqlite_review.rs"]
 mod review;
 #[path = "sqlite_tournament.rs"]

@@ -10,6 +10,7 @@ mod judgement;
 mod me;
 mod moderation;
 mod players;
+mod problems;
 mod reviews;
 mod solve;
 mod static_files;
@@ -141,6 +142,28 @@ fn table() -> Vec<(Route, MethodRouter<AppState>)> {
         r(Method::GET, "/api/games/{id}/reviews", get(reviews::list)),
         r(Method::POST, "/api/estimate", post(judgement::any)),
         r(Method::POST, "/api/solve", post(solve::solve)),
+        r(Method::GET, "/api/problems", get(problems::sets)),
+        r(Method::GET, "/api/problems/{set}", get(problems::set)),
+        r(
+            Method::GET,
+            "/api/problems/{set}/{n}",
+            get(problems::problem),
+        ),
+        r(
+            Method::POST,
+            "/api/problems/{set}/{n}/moves",
+            post(problems::play),
+        ),
+        r(
+            Method::POST,
+            "/api/problems/{set}/{n}/solution",
+            post(problems::show_solution),
+        ),
+        r(
+            Method::POST,
+            "/api/problems/{set}/{n}/hint",
+            post(problems::hint),
+        ),
         r(
             Method::POST,
             "/api/games/{id}/estimate",

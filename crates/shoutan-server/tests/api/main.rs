@@ -22,6 +22,7 @@ mod openapi;
 mod play;
 mod play_modes;
 mod presence;
+mod problems;
 mod ranks;
 mod reconnect;
 mod record_reviews;

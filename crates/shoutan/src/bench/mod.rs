@@ -9,6 +9,7 @@ mod nn;
 mod nn_agreement;
 mod pairing;
 mod playouts;
+mod problems;
 mod server;
 mod strength;
 
@@ -43,6 +44,9 @@ pub enum Command {
     /// Several instances on PostgreSQL: how long a killed instance's games
     /// are unplayable.
     Failover(failover::Args),
+    /// The problem library: each problem solved, judged and its solution
+    /// worked out, with times and node counts.
+    Problems(problems::Args),
 }
 
 /// Runs one benchmark.
@@ -58,5 +62,6 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Server(args) => server::run(args),
         Command::Failover(args) => failover::run(args),
         Command::Logins(args) => logins::run(args),
+        Command::Problems(args) => problems::run(args),
     }
 }
