@@ -19,6 +19,7 @@ import { renderNoticeBanner, refreshNotices, startNoticeBanner } from './notice-
 import { passwordResetPage } from './password-reset-page.js';
 import { problemPage, problemSetPage, problemsPage } from './problems-page.js';
 import { profilePage } from './profile-page.js';
+import { proverbsPage } from './proverbs-page.js';
 import { watchRelations } from './relations.js';
 import { simulPage } from './simul-page.js';
 import { onNavigate, startRouter } from './router.js';
@@ -133,6 +134,7 @@ async function boot() {
     [/^\/problems$/, [], problemsPage],
     [/^\/problems\/([^/]+)$/, ['set'], problemSetPage],
     [/^\/problems\/([^/]+)\/(\d+)$/, ['set', 'n'], problemPage],
+    [/^\/proverbs$/, [], proverbsPage],
   ], notFound);
 }
 

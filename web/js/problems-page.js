@@ -113,6 +113,7 @@ export function problemsPage(root) {
     replace(root, h('section.problems', { dataset: { page: 'problems' } },
       h('h1', null, t('problems.title')),
       h('p.muted', null, t('problems.intro')),
+      h('p.problem-proverbs', null, link('/proverbs', { dataset: { proverbsLink: '' } }, t('proverbs.link'))),
       ratingLine(data.rating),
       groups.length ? null : h('p.muted', null, t('problems.empty')),
       ...groups.map(({ grade, sets }) => h('section.problem-grade', { dataset: { grade } },

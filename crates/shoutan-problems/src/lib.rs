@@ -28,6 +28,7 @@ mod attempt;
 mod entry;
 mod grade;
 mod library;
+mod proverb;
 mod set;
 mod solution;
 
@@ -35,5 +36,6 @@ pub use attempt::{JUDGE_TIME, Judgement, MAX_LINE, STEP_NODES, TryError, judge};
 pub use entry::Entry;
 pub use grade::Grade;
 pub use library::{find, library};
+pub use proverb::{Claim, Diagram, Proverb, proverbs};
 pub use set::ProblemSet;
 pub use solution::{Variation, solution};

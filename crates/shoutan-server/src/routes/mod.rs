@@ -11,6 +11,7 @@ mod me;
 mod moderation;
 mod players;
 mod problems;
+mod proverbs;
 mod reviews;
 mod solve;
 mod static_files;
@@ -143,6 +144,7 @@ fn table() -> Vec<(Route, MethodRouter<AppState>)> {
         r(Method::POST, "/api/estimate", post(judgement::any)),
         r(Method::POST, "/api/solve", post(solve::solve)),
         r(Method::GET, "/api/problems", get(problems::sets)),
+        r(Method::GET, "/api/proverbs", get(proverbs::list)),
         r(Method::GET, "/api/problems/{set}", get(problems::set)),
         r(
             Method::GET,

@@ -23,6 +23,7 @@ mod play;
 mod play_modes;
 mod presence;
 mod problems;
+mod proverbs;
 mod ranks;
 mod reconnect;
 mod record_reviews;

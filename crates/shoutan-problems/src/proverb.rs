@@ -1,0 +1,653 @@
+//! The proverbs (围棋口诀) every player learns, each with diagrams whose
+//! claims are the solver's: who moves first, what they reach, and exactly
+//! the first moves that reach it. The tests prove every claim.
+//!
+//! In every diagram the group at stake is the one on `target`; its owner
+//! defends and the other side attacks. A claim for the attacker is about
+//! killing, one for the defender about living.
+
+use std::sync::LazyLock;
+
+use shoutan_rules::{Board, Color, Point, PointSet};
+use shoutan_solver::{Goal, Problem, Verdict};
+
+/// A proverb: its text, its explanation, its diagrams.
+#[derive(Clone, Debug)]
+pub struct Proverb {
+    /// Its identifier in URLs.
+    pub slug: &'static str,
+    /// The proverb.
+    pub zh: &'static str,
+    /// Its English.
+    pub en: &'static str,
+    /// What it means, in Chinese.
+    pub explain_zh: &'static str,
+    /// What it means, in English.
+    pub explain_en: &'static str,
+    /// Its diagrams.
+    pub diagrams: Vec<Diagram>,
+}
+
+/// A position that shows a proverb, and what the solver says of it.
+#[derive(Clone, Debug)]
+pub struct Diagram {
+    /// Its caption, in Chinese.
+    pub caption_zh: &'static str,
+    /// Its caption, in English.
+    pub caption_en: &'static str,
+    /// The position.
+    pub board: Board,
+    /// A stone of the group at stake.
+    pub target: Point,
+    /// How far round the group the solver looks (see
+    /// `ProblemBuilder::margin`); ignored when `region` is set.
+    pub margin: u8,
+    /// The points the solver plays on, when given explicitly (a ladder's
+    /// path).
+    pub region: Option<PointSet>,
+    /// What the solver proves.
+    pub claims: Vec<Claim>,
+}
+
+/// One side moving first and what it reaches.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Claim {
+    /// Who moves first.
+    pub mover: Color,
+    /// What they reach: for the attacker, killing; for the defender,
+    /// living.
+    pub verdict: Verdict,
+    /// Exactly the first moves that reach it (for a ko, those that reach
+    /// the ko); empty for [`Verdict::Lose`].
+    pub moves: Vec<Point>,
+}
+
+impl Diagram {
+    /// The side that owns the group at stake.
+    ///
+    /// # Panics
+    /// Never for the shipped diagrams: each target is a stone.
+    #[must_use]
+    pub fn defender(&self) -> Color {
+        self.board.get(self.target).expect("a stone on the target")
+    }
+
+    /// The solver's problem: the attacker to move and kill. Ask it for
+    /// either side with `solve_for`.
+    ///
+    /// # Panics
+    /// Never for the shipped diagrams (the tests build each).
+    #[must_use]
+    pub fn problem(&self) -> Problem {
+        let builder = Problem::builder(
+            self.board.clone(),
+            self.defender().opponent(),
+            self.target,
+            Goal::Kill,
+        )
+        .margin(self.margin);
+        let builder = match &self.region {
+            Some(region) => builder.region(region.clone()),
+            None => builder,
+        };
+        builder.build().expect("a diagram is a problem")
+    }
+}
+
+const B: Color = Color::Black;
+const W: Color = Color::White;
+
+/// A claim as written in the table below.
+type ClaimText = (Color, Verdict, &'static [&'static str]);
+
+/// A diagram as written in the table below.
+struct DiagramText {
+    caption_zh: &'static str,
+    caption_en: &'static str,
+    board: &'static str,
+    target: &'static str,
+    margin: u8,
+    region: &'static [&'static str],
+    claims: &'static [ClaimText],
+}
+
+/// A proverb as written in the table below.
+struct ProverbText {
+    slug: &'static str,
+    zh: &'static str,
+    en: &'static str,
+    explain_zh: &'static str,
+    explain_en: &'static str,
+    diagrams: &'static [DiagramText],
+}
+
+/// A diagram whose region is found with no margin round the group.
+const fn diagram(
+    caption_zh: &'static str,
+    caption_en: &'static str,
+    board: &'static str,
+    target: &'static str,
+    claims: &'static [ClaimText],
+) -> DiagramText {
+    with_margin(caption_zh, caption_en, board, target, 0, claims)
+}
+
+/// A diagram whose region reaches `margin` points round the group.
+const fn with_margin(
+    caption_zh: &'static str,
+    caption_en: &'static str,
+    board: &'static str,
+    target: &'static str,
+    margin: u8,
+    claims: &'static [ClaimText],
+) -> DiagramText {
+    DiagramText {
+        caption_zh,
+        caption_en,
+        board,
+        target,
+        margin,
+        region: &[],
+        claims,
+    }
+}
+
+/// `n` white stones on the second line of a 13×13 board from D2, black on
+/// the third line above them and on the second line at both ends, the first
+/// line open beneath the white stones; black also holds the first line
+/// under its end stones.
+const SIX_ON_THE_SECOND_LINE: &str = "
+    . . . . . . . . . . . . .
+    . . . . . . . . . . . . .
+    . . . . . . . . . . . . .
+    . . . . . . . . . . . . .
+    . . . . . . . . . . . . .
+    . . . . . . . . . . . . .
+    . . . . . . . . . . . . .
+    . . . . . . . . . . . . .
+    . . . . . . . . . . . . .
+    . . . . . . . . . . . . .
+    . X X X X X X X X X X . .
+    . X X O O O O O O X X . .
+    . X X . . . . . . X X . .";
+
+const SEVEN_ON_THE_SECOND_LINE: &str = "
+    . . . . . . . . . . . . .
+    . . . . . . . . . . . . .
+    . . . . . . . . . . . . .
+    . . . . . . . . . . . . .
+    . . . . . . . . . . . . .
+    . . . . . . . . . . . . .
+    . . . . . . . . . . . . .
+    . . . . . . . . . . . . .
+    . . . . . . . . . . . . .
+    . . . . . . . . . . . . .
+    . X X X X X X X X X X X .
+    . X X O O O O O O O X X .
+    . X X . . . . . . . X X .";
+
+const SEVEN_WITH_OPEN_ENDS: &str = "
+    . . . . . . . . . . . . .
+    . . . . . . . . . . . . .
+    . . . . . . . . . . . . .
+    . . . . . . . . . . . . .
+    . . . . . . . . . . . . .
+    . . . . . . . . . . . . .
+    . . . . . . . . . . . . .
+    . . . . . . . . . . . . .
+    . . . . . . . . . . . . .
+    . . . . . . . . . . . . .
+    . X X X X X X X X X X X .
+    . X X O O O O O O O X X .
+    . X . . . . . . . . . X .";
+
+const EIGHT_ON_THE_SECOND_LINE: &str = "
+    . . . . . . . . . . . . .
+    . . . . . . . . . . . . .
+    . . . . . . . . . . . . .
+    . . . . . . . . . . . . .
+    . . . . . . . . . . . . .
+    . . . . . . . . . . . . .
+    . . . . . . . . . . . . .
+    . . . . . . . . . . . . .
+    . . . . . . . . . . . . .
+    . . . . . . . . . . . . .
+    . X X X X X X X X X X X X
+    . X X O O O O O O O O X X
+    . X X . . . . . . . . X X";
+
+/// The proverbs, in the order a player meets them.
+const PROVERBS: &[ProverbText] = &[
+    ProverbText {
+        slug: "zhisan-qusan",
+        zh: "直三曲三，点中间",
+        en: "Straight three, bent three: play the middle",
+        explain_zh: "三目的眼位只有一个要点，就是中间那一点。攻方点进去，只剩一只眼；守方自己占住，就分成两只眼。谁先下谁得。",
+        explain_en: "A three-point eye space has one vital point, its middle. The attacker's placement there leaves one eye; the defender's move there makes two. Whoever moves first takes it.",
+        diagrams: &[
+            diagram(
+                "直三",
+                "Straight three",
+                "
+                . . . O X . .
+                O O O O X . .
+                X X X X X . .
+                . . . . . . .
+                . . . . . . .
+                . . . . . . .
+                . . . . . . .",
+                "D7",
+                &[(B, Verdict::Win, &["B7"]), (W, Verdict::Win, &["B7"])],
+            ),
+            diagram(
+                "曲三",
+                "Bent three",
+                "
+                . . O X . . .
+                . O O X . . .
+                O O X X . . .
+                X X X . . . .
+                . . . . . . .
+                . . . . . . .
+                . . . . . . .",
+                "C7",
+                &[(B, Verdict::Win, &["A7"]), (W, Verdict::Win, &["A7"])],
+            ),
+        ],
+    },
+    ProverbText {
+        slug: "zhisi-qusi",
+        zh: "直四曲四是活棋",
+        en: "Straight four and bent four live",
+        explain_zh: "直四、曲四各有两个要点，对方占一个，自己就占另一个，总能做出两只眼，不必先补。",
+        explain_en: "Straight four and bent four each have two vital points: take one and the defender takes the other, making two eyes. They live without a move.",
+        diagrams: &[
+            diagram(
+                "直四：黑先也杀不了",
+                "Straight four: black cannot kill even moving first",
+                "
+                . . . . O X .
+                O O O O O X .
+                X X X X X X .
+                . . . . . . .
+                . . . . . . .
+                . . . . . . .
+                . . . . . . .",
+                "E7",
+                &[(B, Verdict::Lose, &[])],
+            ),
+            diagram(
+                "边上曲四：黑先也杀不了",
+                "Bent four on the side: black cannot kill even moving first",
+                "
+                X O . . . O X . .
+                X O . O O O X . .
+                X O O O X X X . .
+                X X X X . . . . .
+                . . . . . . . . .
+                . . . . . . . . .
+                . . . . . . . . .
+                . . . . . . . . .
+                . . . . . . . . .",
+                "B9",
+                &[(B, Verdict::Lose, &[])],
+            ),
+        ],
+    },
+    ProverbText {
+        slug: "tuansi-dingsi",
+        zh: "团四丁四死",
+        en: "Square four is dead; pyramid four dies",
+        explain_zh: "团四不论谁先都是死棋：里面无论下在哪里都只剩一只眼。丁四的要点在中间，攻方点进去就死，守方占住则活。",
+        explain_en: "Square four is dead whoever moves: any move inside leaves one eye. Pyramid four has its vital point in the centre: the attacker's placement there kills, the defender's move there lives.",
+        diagrams: &[
+            diagram(
+                "团四：白先也活不了",
+                "Square four: white cannot live even moving first",
+                "
+                . . O X . . .
+                . . O X . . .
+                O O O X . . .
+                X X X X . . .
+                . . . . . . .
+                . . . . . . .
+                . . . . . . .",
+                "C7",
+                &[
+                    (B, Verdict::Win, &["A6", "A7", "B6", "B7"]),
+                    (W, Verdict::Lose, &[]),
+                ],
+            ),
+            diagram(
+                "丁四：中间是要点",
+                "Pyramid four: the centre is the vital point",
+                "
+                X O . . . O X . .
+                X O O . O O X . .
+                X X O O O X X . .
+                . . X X X . . . .
+                . . . . . . . . .
+                . . . . . . . . .
+                . . . . . . . . .
+                . . . . . . . . .
+                . . . . . . . . .",
+                "B9",
+                &[(B, Verdict::Win, &["D9"]), (W, Verdict::Win, &["D9"])],
+            ),
+        ],
+    },
+    ProverbText {
+        slug: "banwu-huawu",
+        zh: "板五花五，点就死",
+        en: "Bulky five, flower five: the placement kills",
+        explain_zh: "板五、花五都只有一个要点：板五在与其余三点相连的那一点，花五在正中。攻方点在要点上就死，守方先占则活。",
+        explain_en: "Bulky five and flower five each have one vital point: for the bulky five the point touching three of the others, for the flower five the centre. The placement there kills; the defender taking it lives.",
+        diagrams: &[
+            diagram(
+                "板五",
+                "Bulky five",
+                "
+                . . . O X . .
+                . . O O X . .
+                O O O X X . .
+                X X X X . . .
+                . . . . . . .
+                . . . . . . .
+                . . . . . . .",
+                "D7",
+                &[(B, Verdict::Win, &["B7"]), (W, Verdict::Win, &["B7"])],
+            ),
+            diagram(
+                "花五",
+                "Flower five",
+                "
+                X O O . O O X . .
+                X O . . . O X . .
+                X O O . O O X . .
+                X X O O O X X . .
+                . . X X X . . . .
+                . . . . . . . . .
+                . . . . . . . . .
+                . . . . . . . . .
+                . . . . . . . . .",
+                "B9",
+                &[(B, Verdict::Win, &["D8"]), (W, Verdict::Win, &["D8"])],
+            ),
+        ],
+    },
+    ProverbText {
+        slug: "quanliu",
+        zh: "拳六死",
+        en: "Rabbity six dies",
+        explain_zh: "拳六（葡萄六）的要点在与其余四点相连的那一点。攻方点进去就死；守方先下，占要点或旁边两点都能活。",
+        explain_en: "The rabbity six dies to the point that touches four of the others. The defender moving first lives by that point or by either of two others.",
+        diagrams: &[diagram(
+            "拳六",
+            "Rabbity six",
+            "
+            X O O . . O X . .
+            X O . . . O X . .
+            X O O . O O X . .
+            X X O O O X X . .
+            . . X X X . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .",
+            "B9",
+            &[
+                (B, Verdict::Win, &["D8"]),
+                (W, Verdict::Win, &["D8", "D9", "E8"]),
+            ],
+        )],
+    },
+    ProverbText {
+        slug: "panjiao-qusi",
+        zh: "盘角曲四劫尽亡",
+        en: "Bent four in the corner dies when the kos are gone",
+        explain_zh: "角上的曲四，就局部而言是劫：黑A6、白A7之后，黑在B7提子成劫。日本规则据“劫尽亡”判它为死棋：攻方可以先消尽对方的劫材，再随时开劫，守方无法阻止，所以终局时不必实战即判死。中国规则第21条规定，对死活有争议时恢复对局、由主张对方是死棋的一方先走，以实战解决；攻方必须真的开劫打赢，守方可以用劫材应劫。",
+        explain_en: "Locally the bent four in the corner is a ko: after black A6 and white A7, black's capture at B7 starts it. Japanese rules judge it dead by \"劫尽亡\": the attacker can remove all the defender's ko threats and start the ko whenever he likes, so at the end it is dead without play. Under the Chinese rules (Art. 21) a dispute is settled by play, the side claiming the group dead moving first: the attacker must actually start and win the ko, and the defender may use his threats.",
+        diagrams: &[diagram(
+            "盘角曲四",
+            "Bent four in the corner",
+            "
+            . . O X . . .
+            . O O X . . .
+            . O X X . . .
+            O O X . . . .
+            X X X . . . .
+            . . . . . . .
+            . . . . . . .",
+            "C7",
+            &[(B, Verdict::Ko, &["A6"]), (W, Verdict::Win, &["A6", "A7"])],
+        )],
+    },
+    ProverbText {
+        slug: "qisi-bahuo",
+        zh: "七死八活",
+        en: "Seven die, eight live",
+        explain_zh: "二路上的一排子（两端对方已立到一路）：六子先走也死；七子攻方先扳则死，守方先走则活；八子不必走就活。俗话“六死八活”，七子要看谁先。两端若没有立下，七子被扳是劫。",
+        explain_en: "A row on the second line, the opponent's ends reaching the first line: six die even moving first; seven die to the attacker's hane and live if the defender moves first; eight live without a move. With the ends not reaching the first line, the hane against seven gives a ko.",
+        diagrams: &[
+            with_margin(
+                "六子：白先也活不了",
+                "Six: white cannot live even moving first",
+                SIX_ON_THE_SECOND_LINE,
+                "D2",
+                1,
+                &[
+                    (B, Verdict::Win, &["D1", "E1", "F1", "G1", "H1", "J1"]),
+                    (W, Verdict::Lose, &[]),
+                ],
+            ),
+            with_margin(
+                "七子：黑先杀，白先活",
+                "Seven: black first kills, white first lives",
+                SEVEN_ON_THE_SECOND_LINE,
+                "D2",
+                1,
+                &[
+                    (B, Verdict::Win, &["D1", "K1"]),
+                    (W, Verdict::Win, &["D1", "G1", "K1"]),
+                ],
+            ),
+            with_margin(
+                "七子，两端未立：黑先是劫",
+                "Seven, the ends open: black first makes a ko",
+                SEVEN_WITH_OPEN_ENDS,
+                "D2",
+                1,
+                &[(B, Verdict::Ko, &["D1", "K1"])],
+            ),
+            with_margin(
+                "八子：黑先也杀不了",
+                "Eight: black cannot kill even moving first",
+                EIGHT_ON_THE_SECOND_LINE,
+                "D2",
+                1,
+                &[(B, Verdict::Lose, &[])],
+            ),
+        ],
+    },
+    ProverbText {
+        slug: "youyan-sha-wuyan",
+        zh: "有眼杀无眼",
+        en: "One eye beats no eye",
+        explain_zh: "对杀中有眼的一方占便宜：眼里的气对方最后才能紧，而无眼的一方气数相同也要输。",
+        explain_en: "In a capturing race the side with an eye has the edge: its eye is the last liberty the opponent can fill, so the eyeless group loses even with as many liberties.",
+        diagrams: &[DiagramText {
+            caption_zh: "黑三子有眼，白六子无眼，各三气",
+            caption_en: "Black's three stones have an eye, white's six none: three liberties each",
+            board: "
+            . X . O X . . . .
+            X X . O X . . . .
+            O O O O X . . . .
+            . X X X X . . . .
+            X . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .",
+            target: "D9",
+            margin: 1,
+            region: &[],
+            claims: &[
+                (B, Verdict::Win, &["A6", "A9", "C8", "C9"]),
+                (W, Verdict::Lose, &[]),
+            ],
+        }],
+    },
+    ProverbText {
+        slug: "dayan-sha-xiaoyan",
+        zh: "大眼杀小眼",
+        en: "A big eye beats a small eye",
+        explain_zh: "对杀双方都有眼时，大眼一方占便宜：小眼一方要紧公气就得先紧自己的气，公气实际上归大眼一方。",
+        explain_en: "When both groups in a race have an eye, the bigger eye wins: the side with the small eye cannot fill the shared liberties without filling its own, so they count for the big eye.",
+        diagrams: &[DiagramText {
+            caption_zh: "黑曲三大眼，白一眼，两口公气：白先也杀不了",
+            caption_en: "Black's bent-three eye against white's one-point eye, two shared liberties: white cannot kill even moving first",
+            board: "
+            . . X . O . O X .
+            . X X . O O O X .
+            X X O O O X X X .
+            O O O . . X . . .
+            X X X X X X . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .",
+            target: "C8",
+            margin: 0,
+            region: &[
+                "C9", "C8", "B8", "B7", "A7", "A9", "B9", "A8", "D9", "D8", "D6", "E6", "F9",
+            ],
+            claims: &[(W, Verdict::Lose, &[])],
+        }],
+    },
+    ProverbText {
+        slug: "zheng",
+        zh: "征子",
+        en: "The ladder",
+        explain_zh: "征：连续打吃，把对方一直赶向边上，始终只给一口气，直到提掉。征子前要看清路上有没有对方的接应子（引征）。",
+        explain_en: "The ladder: atari after atari drives the stones to the edge with one liberty each time until they are captured. Before laddering, check the path for the opponent's stones (a ladder breaker).",
+        diagrams: &[DiagramText {
+            caption_zh: "黑先征吃；白先可以逃出",
+            caption_en: "Black first captures in a ladder; white first escapes",
+            board: "
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . X X . . . . .
+            . X O . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .",
+            target: "C3",
+            margin: 0,
+            region: &["C3", "C2", "D3", "E3", "D2", "E2", "D1", "C1", "E1", "F1"],
+            claims: &[
+                (B, Verdict::Win, &["C2"]),
+                (
+                    W,
+                    Verdict::Win,
+                    &["C1", "C2", "D1", "D2", "D3", "E1", "E2", "E3", "F1"],
+                ),
+            ],
+        }],
+    },
+    ProverbText {
+        slug: "jia",
+        zh: "枷",
+        en: "The net",
+        explain_zh: "枷（罩）：不直接打吃，而是在稍远处落子封住对方所有出路。征子不成立时，枷往往能吃。",
+        explain_en: "The net: not atari, but a loose move that closes every way out. Where no ladder works, a net often does.",
+        diagrams: &[DiagramText {
+            caption_zh: "征不成立，黑F6枷吃",
+            caption_en: "No ladder works; black's F6 nets the stone",
+            board: "
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . X . . . . . .
+            . . . X O . . . .
+            . . . . X . . . .
+            . . . . . X . . .
+            . . . . . . . . .
+            . . . . . . . . .",
+            target: "E5",
+            margin: 2,
+            region: &[],
+            claims: &[(B, Verdict::Win, &["F6"])],
+        }],
+    },
+];
+
+static PROVERBS_PARSED: LazyLock<Vec<Proverb>> =
+    LazyLock::new(|| PROVERBS.iter().map(parse_proverb).collect());
+
+fn parse_proverb(text: &ProverbText) -> Proverb {
+    Proverb {
+        slug: text.slug,
+        zh: text.zh,
+        en: text.en,
+        explain_zh: text.explain_zh,
+        explain_en: text.explain_en,
+        diagrams: text
+            .diagrams
+            .iter()
+            .map(|d| parse_diagram(text.slug, d))
+            .collect(),
+    }
+}
+
+/// Parses one diagram. The data is ours and tested, so a fault is a bug:
+/// panic, naming the proverb and diagram.
+fn parse_diagram(slug: &str, text: &DiagramText) -> Diagram {
+    let board: Board = text
+        .board
+        .parse()
+        .unwrap_or_else(|e| panic!("proverb {slug}, {}: {e}", text.caption_en));
+    let size = board.size();
+    let point = |s: &str| {
+        Point::from_gtp(s, size)
+            .unwrap_or_else(|e| panic!("proverb {slug}, {}: {s}: {e}", text.caption_en))
+    };
+    let region = (!text.region.is_empty()).then(|| {
+        let mut region = PointSet::new(size);
+        for p in text.region {
+            region.insert(point(p));
+        }
+        region
+    });
+    Diagram {
+        caption_zh: text.caption_zh,
+        caption_en: text.caption_en,
+        target: point(text.target),
+        margin: text.margin,
+        region,
+        claims: text
+            .claims
+            .iter()
+            .map(|(mover, verdict, moves)| Claim {
+                mover: *mover,
+                verdict: *verdict,
+                moves: moves.iter().map(|m| point(m)).collect(),
+            })
+            .collect(),
+        board,
+    }
+}
+
+/// Every proverb, with its diagrams parsed on the first call.
+///
+/// # Examples
+/// ```
+/// let proverbs = shoutan_problems::proverbs();
+/// assert!(proverbs.iter().any(|p| p.zh == "七死八活"));
+/// assert!(proverbs.iter().all(|p| !p.diagrams.is_empty()));
+/// ```
+#[must_use]
+pub fn proverbs() -> &'static [Proverb] {
+    &PROVERBS_PARSED
+}
