@@ -46,6 +46,9 @@ pub struct ServerConfig {
     pub login_backoff: Backoff,
     /// Registrations per client address.
     pub register_per_address: Limit,
+    /// Moves of problems judged per client address (a player practising
+    /// plays a few a minute; each may cost the judge seconds).
+    pub problem_moves_per_address: Limit,
     /// Live games a player may have at once, counting those being started
     /// by challenges and against the computer (event games are the
     /// organiser's and always start).
@@ -96,6 +99,7 @@ impl Default for ServerConfig {
             login_per_address: Limit::new(20, Duration::from_secs(3)),
             login_backoff: Backoff::default(),
             register_per_address: Limit::new(5, Duration::from_secs(60)),
+            problem_moves_per_address: Limit::new(120, Duration::from_secs(60)),
             max_live_games: 10,
             session_lifetime: Duration::from_secs(30 * 24 * 3600),
             abandonment: Duration::from_secs(120),

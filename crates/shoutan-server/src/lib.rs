@@ -112,6 +112,8 @@ pub struct App {
     pub login_throttle: LoginThrottle,
     /// Registrations per client address.
     pub register_per_address: RateLimiter,
+    /// Problem moves judged per client address.
+    pub problem_moves_per_address: RateLimiter,
     /// A hash of the configured cost that no password matches, checked
     /// when a login names nobody so that it takes as long as a wrong password.
     pub decoy_hash: String,
@@ -211,6 +213,7 @@ pub async fn start(store: Arc<dyn Store>, config: ServerConfig) -> Result<AppSta
         login_per_address: RateLimiter::new(config.login_per_address),
         login_throttle: LoginThrottle::new(config.login_backoff),
         register_per_address: RateLimiter::new(config.register_per_address),
+        problem_moves_per_address: RateLimiter::new(config.problem_moves_per_address),
         store,
         config,
         games,

@@ -72,7 +72,7 @@ pub struct Login {
     password: String,
 }
 
-fn limited(
+pub(super) fn limited(
     limiter: &crate::accounts::rate_limit::RateLimiter,
     address: AddressKey,
 ) -> Result<(), ApiError> {

@@ -13,11 +13,14 @@ use shoutan_rules::{BoardSize, Color, Point, PointSet};
 use shoutan_solver::Goal;
 use shoutan_store::{ProblemRating, Rating, User};
 
+use super::accounts::limited;
 use super::extract::Body;
 use super::judgement::point;
 use crate::AppState;
 use crate::accounts::session::Visitor;
 use crate::error::{ApiError, ErrorCode};
+use crate::net::client::ClientAddress;
+use crate::net::connections::AddressKey;
 use crate::problems::{problem_start, record_try};
 use crate::rating::rank_of;
 
@@ -272,13 +275,16 @@ pub async fn problem(
 }
 
 /// `POST /api/problems/{set}/{n}/moves`: judges the player's newest move
-/// of a try; a logged-in player's first try is recorded when it ends.
+/// of a try; a logged-in player's first try is recorded when it ends. Each
+/// client address has its budget of moves a minute.
 pub async fn play(
     State(app): State<AppState>,
     Visitor(user): Visitor,
+    ClientAddress(address): ClientAddress,
     Path((slug, number)): Path<(String, String)>,
     Body(asked): Body<TryIn>,
 ) -> Result<Json<TryOut>, ApiError> {
+    limited(&app.problem_moves_per_address, AddressKey::of(address))?;
     let (set, entry) = find(&slug, &number)?;
     let size = entry.board.size();
     let line = asked

@@ -4,9 +4,12 @@
 //! the ratings it moves; hints and the solution counted as failures; bad
 //! lines refused with their own codes, changing nothing.
 
+use std::time::Duration;
+
 use serde_json::{Value, json};
 use shoutan_problems::library;
 use shoutan_rules::Move;
+use shoutan_server::accounts::rate_limit::Limit;
 
 use crate::common::{Backend, Client, TestServer, config};
 
@@ -232,7 +235,42 @@ async fn bad_lines_are_refused_with_their_reasons(backend: Backend) {
     );
 }
 
+/// Each client address has its budget of judged moves: past it the judge
+/// is not asked (429 `rate_limited`, with when to come back), and another
+/// address is still served.
+async fn a_client_past_its_budget_of_moves_waits(backend: Backend) {
+    let config = shoutan_server::config::ServerConfig {
+        problem_moves_per_address: Limit::new(3, Duration::from_secs(60)),
+        ..config()
+    };
+    let Some(server) = TestServer::new(backend, config).await else {
+        return;
+    };
+    let eager = Client::from_address(&server, "127.0.0.2");
+    for _ in 0..3 {
+        let (status, judged) = try_line(&eager, 1, &[answer_of(1)]).await;
+        assert_eq!(status, 200, "{judged}");
+    }
+    let refused = eager
+        .post(
+            &format!("/api/problems/{}/1/moves", first_set()),
+            json!({ "moves": [answer_of(1)] }),
+        )
+        .await;
+    assert_eq!(
+        (refused.status, refused.json["error"].as_str()),
+        (429, Some("rate_limited")),
+        "{}",
+        refused.body
+    );
+    assert!(refused.headers.contains_key("retry-after"));
+    let other = Client::from_address(&server, "127.0.0.3");
+    let (status, judged) = try_line(&other, 1, &[answer_of(1)]).await;
+    assert_eq!(status, 200, "{judged}");
+}
+
 crate::for_both_backends!(
     a_first_try_is_judged_and_rated_once,
     bad_lines_are_refused_with_their_reasons,
+    a_client_past_its_budget_of_moves_waits,
 );
