@@ -224,14 +224,19 @@ class ProblemPage {
     return Boolean(session.user) && this.problem.status === 'new';
   }
 
+  /** The problem's rank, and how often its first tries are solved. */
+  statsText() {
+    const p = this.problem;
+    return p.attempts
+      ? t('problems.stats', { rank: rankName(p.rank), attempts: p.attempts, share: Math.round((p.solved_share ?? 0) * 100) })
+      : t('problems.stats.none', { rank: rankName(p.rank) });
+  }
+
   build() {
     const p = this.problem;
     if (!p || this.disposed) return;
     const count = p.count ?? this.setInfo?.problems?.length ?? p.number;
     const setName = this.setInfo ? localName(this.setInfo.name, settings.lang) : t('problems.back');
-    const stats = p.attempts
-      ? t('problems.stats', { rank: rankName(p.rank), attempts: p.attempts, share: Math.round((p.solved_share ?? 0) * 100) })
-      : t('problems.stats.none', { rank: rankName(p.rank) });
     const step = (action, k, label) => (k >= 1 && k <= count
       ? link(problemsPath(p.set, k), { class: 'button ghost small', dataset: { action } }, label)
       : h('button.ghost.small', { type: 'button', disabled: true, dataset: { action } }, label));
@@ -260,7 +265,7 @@ class ProblemPage {
             step('prev', p.number - 1, `‹ ${t('problems.prev')}`),
             step('next', p.number + 1, `${t('problems.next')} ›`)))),
       h('aside.problem-side', null,
-        h('p.muted.small', { dataset: { stats: '' } }, stats),
+        (this.statsEl = h('p.muted.small', { dataset: { stats: '' } }, this.statsText())),
         h('p.small', { dataset: { yours: p.status } }, t('problems.yours', { status: t(`problems.status.${p.status}`) })),
         session.user ? null : h('p.problem-note', { dataset: { role: 'logged-out' } }, t('problems.loggedOut')),
         this.noteEl,
@@ -523,7 +528,15 @@ class ProblemPage {
     }
     if (this.outcome) {
       this.recorded = answer.recorded ?? null;
-      if (answer.recorded) this.problem.status = answer.recorded.status;
+      if (answer.recorded) {
+        // The problem's own figures count this first try too.
+        const tries = p.attempts ?? 0;
+        const solved = (p.solved_share ?? 0) * tries + (answer.recorded.status === 'solved' ? 1 : 0);
+        p.status = answer.recorded.status;
+        p.attempts = tries + 1;
+        p.solved_share = solved / p.attempts;
+        if (this.statsEl) this.statsEl.textContent = this.statsText();
+      }
     }
     this.renderStatus();
     if (reply) {
