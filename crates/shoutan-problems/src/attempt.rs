@@ -300,7 +300,6 @@ impl<'a> Judge<'a> {
 /// is settled; in a problem's region they neither save nor take the target
 /// sooner (a ladder breaker would, and is outside the region).
 fn answers(problem: &Problem, board: &Board, mover: Color, last: Point) -> Vec<(Point, Board)> {
-    let size = board.size();
     let stones: Vec<Point> = match board.get(problem.target()) {
         Some(_) => board
             .chain(board.index(problem.target()))
@@ -311,18 +310,20 @@ fn answers(problem: &Problem, board: &Board, mover: Color, last: Point) -> Vec<(
     let near = |p: Point, q: Point, reach: u8| {
         p.col().abs_diff(q.col()) + p.row().abs_diff(q.row()) <= reach
     };
-    size.points()
-        .filter(|&p| {
-            problem.region().contains(p)
-                && (near(p, last, 1) || stones.iter().any(|&s| near(p, s, 2)))
-        })
-        .filter_map(|p| {
-            let mut next = board.clone();
-            let i = next.index(p);
-            next.play(i, mover, problem.suicide()).ok()?;
-            Some((p, next))
-        })
+    problem
+        .region()
+        .iter()
+        .filter(|&p| near(p, last, 1) || stones.iter().any(|&s| near(p, s, 2)))
+        .filter_map(|p| Some((p, played(problem, board, p, mover)?)))
         .collect()
+}
+
+/// `board` after `mover` plays `p`, if legal.
+pub(crate) fn played(problem: &Problem, board: &Board, p: Point, mover: Color) -> Option<Board> {
+    let mut next = board.clone();
+    let i = next.index(p);
+    next.play(i, mover, problem.suicide()).ok()?;
+    Some(next)
 }
 
 /// The opponent's first move that reaches its aim (outright, else in

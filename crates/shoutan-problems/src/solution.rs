@@ -5,10 +5,10 @@
 //! points beside the answer — with the refutation that punishes them.
 
 use serde::Serialize;
-use shoutan_rules::{Board, Color, Point};
+use shoutan_rules::{Board, Point};
 use shoutan_solver::{Problem, Verdict};
 
-use crate::attempt::{Judge, Judgement, MAX_LINE};
+use crate::attempt::{Judge, Judgement, MAX_LINE, played};
 
 /// Wrong first moves shown at most.
 const WRONG_SHOWN: usize = 3;
@@ -110,14 +110,6 @@ fn next_right(judge: &Judge, problem: &Problem, board: &Board) -> Option<(Point,
         let after = played(problem, board, p, player)?;
         matches!(judge.after_move(&after, p), Some(Judgement::Right { .. })).then_some((p, after))
     })
-}
-
-/// `board` after `mover` plays `p`, if legal.
-fn played(problem: &Problem, board: &Board, p: Point, mover: Color) -> Option<Board> {
-    let mut next = board.clone();
-    let i = next.index(p);
-    next.play(i, mover, problem.suicide()).ok()?;
-    Some(next)
 }
 
 /// The wrong first moves a player is likely to try: the target's
