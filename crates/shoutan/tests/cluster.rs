@@ -115,7 +115,9 @@ async fn log_of(player: &Player, id: i64) -> BTreeMap<u64, Value> {
 
 /// Plays `point` (or passes) from `ws`, reconnecting through `player` (to
 /// the same instance) while the game moves to a new owner; returns the
-/// acknowledged version and the connection to use from now on.
+/// version of the move and the connection to use from now on. A move whose
+/// acknowledgement was lost with its connection is known, as the web
+/// client knows it, by the welcome's `last_command_id`.
 async fn play_through(
     player: &Player,
     id: i64,
@@ -130,6 +132,7 @@ async fn play_through(
     };
     let deadline = Instant::now() + within;
     loop {
+        let sent = ws.next_id;
         match ws.command(command.clone()).await {
             Ok(ack) => return (ack["v"].as_u64().unwrap(), ws),
             Err(e) => {
@@ -148,12 +151,30 @@ async fn play_through(
                     && let Some(welcome) = fresh.next().await
                     && welcome["type"] == "welcome"
                 {
-                    fresh.next_id = welcome["last_command_id"].as_u64().unwrap_or(0) + 1;
+                    let last = welcome["last_command_id"].as_u64().unwrap_or(0);
+                    fresh.next_id = last + 1;
+                    if last >= sent {
+                        return (version_of(player, id, point).await, fresh);
+                    }
                     ws = fresh;
                 }
             }
         }
     }
+}
+
+/// The version of the last move at `point` (or the last pass) in the log.
+async fn version_of(player: &Player, id: i64, point: &str) -> u64 {
+    let log = log_of(player, id).await;
+    let (v, _) = log
+        .iter()
+        .rev()
+        .find(|(_, e)| match point {
+            "pass" => e["event"]["type"] == "pass",
+            _ => e["event"]["type"] == "move" && e["event"]["point"] == point,
+        })
+        .unwrap_or_else(|| panic!("{point} counted as accepted but not in the log: {log:?}"));
+    *v
 }
 
 fn postgres() -> Option<String> {

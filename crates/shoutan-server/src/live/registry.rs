@@ -294,7 +294,7 @@ impl Shared {
     }
 
     async fn open(self: &Arc<Self>, id: GameId, arrival: Arrival) -> Result<GameHandle, LoadError> {
-        let loaded = load(&*self.store, id).await?.ok_or(LoadError::Missing)?;
+        let mut loaded = load(&*self.store, id).await?.ok_or(LoadError::Missing)?;
         let mut excuse_from = match arrival {
             Arrival::Restored { last_sign } => last_sign,
             _ => None,
@@ -316,6 +316,10 @@ impl Shared {
                         }
                     } else {
                         // A dead instance's game, from its last heartbeat.
+                        // It may have appended between our load and the
+                        // claim (the claim waits for its appends, and
+                        // fences off any later one): read the log again.
+                        loaded = load(&*self.store, id).await?.ok_or(LoadError::Missing)?;
                         Some(time::instant(seen))
                     };
                 }
