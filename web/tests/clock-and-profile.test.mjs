@@ -1,4 +1,4 @@
-// The timekeeper's calls (spec/time.md, Art. 12.3) heard and seen in the
+// The timekeeper's calls (docs/spec/time.md, Art. 12.3) heard and seen in the
 // browser, in the chosen language, down to the last period's count and the
 // loss on time; sound and voice switched off; "how much time is left"
 // (Art. 16.2); a resignation; the settings kept in the browser; logging in
@@ -84,7 +84,7 @@ describe('byo-yomi calls, resignation, settings, search and profile', needsChrom
   });
 
   it('calls the byo-yomi aloud in the chosen language and shows each call when the server makes it', async () => {
-    // A 10-second period keeps the calls' distance from its end (spec/time.md,
+    // A 10-second period keeps the calls' distance from its end (docs/spec/time.md,
     // scaled calls): "5秒" at 5 s, "8秒" at 8 s, then "10秒" (the period used)
     // and "还剩2次" (periods left).
     await carol.locator('[data-call=black]', { hasText: '2 periods left' }).waitFor({ timeout: 15_000 });

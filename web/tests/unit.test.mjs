@@ -1,6 +1,6 @@
 // The client's pure modules, in Node without a browser: the board and its
 // captures (spec §2), star points and handicaps (§6), the count shown in
-// the counting phase (§5), the clocks as they run down (spec/time.md),
+// the counting phase (§5), the clocks as they run down (docs/spec/time.md),
 // and the game model's versioned events.
 
 import assert from 'node:assert/strict';
@@ -127,7 +127,7 @@ describe('the count (spec §5)', () => {
   });
 });
 
-describe('the clocks (spec/time.md)', () => {
+describe('the clocks (docs/spec/time.md)', () => {
   const byoYomi = (main, periods, periodLeft, running = true) => ({
     player: 'black', running, main_left: main, total_left: main + (periods - 1) * 60_000 + periodLeft,
     overtime: { kind: 'byo_yomi', periods_left: periods, period: 60_000, period_left: periodLeft },

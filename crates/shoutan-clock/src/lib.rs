@@ -16,7 +16,7 @@
 //!   time do I have".
 //!
 //! Article numbers (`Art. 12.3`) refer to the 2002 rules as digested in the
-//! project's `spec/time.md`.
+//! project's `docs/spec/time.md`.
 //!
 //! # A game in byo-yomi
 //! ```

@@ -1,6 +1,6 @@
 //! Time settings in SGF game records: `TM` (main time, in seconds), `OT`
 //! (overtime, free text), and the `TC`/`TT` (number of periods, period in
-//! seconds) of YuanYu and Tygem-derived files (spec/formats.md).
+//! seconds) of YuanYu and Tygem-derived files (docs/spec/formats.md).
 //!
 //! `OT` forms read: `5x30 byo-yomi` (CGoban, OGS, YuanYu), `25/600 Canadian`
 //! (OGS, KGS), `10 moves / 5 min` (GoGui; Canadian), `30 fischer`,
@@ -317,7 +317,7 @@ mod tests {
             ((Some("0"), Some("None"), None, None), "no clock"),
             ((Some("1800"), None, None, None), "absolute 30 min"),
             ((None, None, None, None), "no clock"),
-            // YuanYu / Tygem (spec/formats.md), as in the AlphaGo Master records.
+            // YuanYu / Tygem (docs/spec/formats.md), as in the AlphaGo Master records.
             (
                 (Some("3600"), None, Some("10"), Some("60")),
                 "1h + 10×60s byo-yomi",

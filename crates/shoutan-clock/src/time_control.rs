@@ -1,5 +1,5 @@
 //! Time controls (Art. 12): the settings of a game's clock, one variant per
-//! system of spec/time.md. Every value is valid by construction: the
+//! system of docs/spec/time.md. Every value is valid by construction: the
 //! constructors and deserialisation check the settings.
 
 use serde::{Deserialize, Serialize};

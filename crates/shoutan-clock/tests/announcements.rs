@@ -1,4 +1,4 @@
-//! The timekeeper's calls (Art. 12.3, spec/time.md "Announcements"),
+//! The timekeeper's calls (Art. 12.3, docs/spec/time.md "Announcements"),
 //! checked word for word against the rules' list, at their exact instants.
 
 #![allow(clippy::unwrap_used)] // test code: a failed setup is a test failure
@@ -34,7 +34,7 @@ fn expected(rows: &[(u64, &str)]) -> Vec<(u64, String)> {
     rows.iter().map(|&(s, w)| (s, w.to_owned())).collect()
 }
 
-/// spec/time.md: "In byo-yomi with 60-second periods the timekeeper calls,
+/// docs/spec/time.md: "In byo-yomi with 60-second periods the timekeeper calls,
 /// during each period: "30秒", "40秒", "50秒", "55秒", "58秒", "1分" (a minute
 /// used) and then "还剩×分" (X minutes left). In the last period the calls are
 /// "30秒", "40秒", "50秒", then every second: "1", "2", … "9", "10"; at "10"

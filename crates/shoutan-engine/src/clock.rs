@@ -1,4 +1,4 @@
-//! Time management from the game's clock (spec `time.md`): the time control
+//! Time management from the game's clock (`docs/spec/time.md`): the time control
 //! agreed for the game, the clock's current reading as GTP's `time_left`
 //! gives it, how long to think for the next move, and how a move's time is
 //! charged to the clock.
@@ -234,7 +234,7 @@ mod tests {
 
     #[test]
     fn byo_yomi_periods_are_lost_one_by_one() {
-        // Spec time.md §2: basic time, then periods; a move inside a period
+        // docs/spec/time.md §2: basic time, then periods; a move inside a period
         // costs nothing, each full period used costs one.
         let tc = TimeControl::ByoYomi {
             main: s(10),

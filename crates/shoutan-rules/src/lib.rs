@@ -4,7 +4,7 @@
 //! No I/O, no clocks, no async: everything else in Shoutan stands on this.
 //!
 //! Article numbers (`Art. 21.4`) refer to the Chinese Weiqi Competition
-//! Rules of 2002 as digested in the project's `spec/rules.md`.
+//! Rules of 2002 as digested in the project's `docs/spec/rules.md`.
 //!
 //! # Play a game and see a capture
 //! ```

@@ -1,4 +1,4 @@
-//! The rules of `spec/rules.md`, game by game: each test sets up a diagram,
+//! The rules of `docs/spec/rules.md`, game by game: each test sets up a diagram,
 //! plays the moves and checks what the rules say must happen.
 //!
 //! Diagrams: `X` black, `O` white, `.` empty; coordinates are GTP (A1 is the

@@ -225,15 +225,26 @@ impl Membership {
         self.cluster().claim(game).await
     }
 
-    /// Sends `message` to `instance`.
-    pub(crate) async fn send(&self, instance: &str, message: &Direct) {
-        let payload = serde_json::to_string(message).unwrap_or_default();
-        if let Err(e) = self
+    /// Sends `message` to `instance`; false (and logged) when it could not
+    /// be written or published.
+    pub(crate) async fn send(&self, instance: &str, message: &Direct) -> bool {
+        let payload = match serde_json::to_string(message) {
+            Ok(payload) => payload,
+            Err(e) => {
+                tracing::error!("a message to instance {instance} cannot be written: {e}");
+                return false;
+            }
+        };
+        match self
             .cluster()
             .publish(&direct_channel(instance), &payload)
             .await
         {
-            tracing::warn!("a message to instance {instance} was not sent: {e}");
+            Ok(()) => true,
+            Err(e) => {
+                tracing::warn!("a message to instance {instance} was not sent: {e}");
+                false
+            }
         }
     }
 
@@ -254,13 +265,17 @@ impl Membership {
         if let Ok(mut requests) = self.requests.lock() {
             requests.insert(req, tx);
         }
-        self.send(instance, message).await;
-        let answer = tokio::time::timeout(REQUEST_PATIENCE, rx).await;
+        let sent = self.send(instance, message).await;
+        let answer = if sent {
+            tokio::time::timeout(REQUEST_PATIENCE, rx).await.ok()
+        } else {
+            None
+        };
         if let Ok(mut requests) = self.requests.lock() {
             requests.remove(&req);
         }
         match answer {
-            Ok(Ok(outcome)) => Ok(outcome),
+            Some(Ok(outcome)) => Ok(outcome),
             _ => Err(Unreachable),
         }
     }
@@ -292,7 +307,13 @@ impl Membership {
                     from: publisher.instance.clone(),
                     notice,
                 };
-                let payload = serde_json::to_string(&message).unwrap_or_default();
+                let payload = match serde_json::to_string(&message) {
+                    Ok(payload) => payload,
+                    Err(e) => {
+                        tracing::error!("a lobby notice cannot be written: {e}");
+                        continue;
+                    }
+                };
                 if let Err(e) = publisher.cluster().publish(LOBBY_CHANNEL, &payload).await {
                     tracing::warn!("a lobby notice was not published: {e}");
                 }

@@ -377,7 +377,7 @@ mod tests {
 
     #[test]
     fn fox_komi_in_hundredths_and_its_chinese_rules() {
-        // formats.md: Fox writes KM[375] (3.75 子) or KM[750] (7.5 points)
+        // docs/spec/formats.md: Fox writes KM[375] (3.75 子) or KM[750] (7.5 points)
         // and labels games counted under Chinese rules RU[Japanese].
         for km in ["375", "750"] {
             let (i, w) = info(&format!("KM[{km}]RU[Japanese]"));
@@ -419,7 +419,7 @@ mod tests {
 
     #[test]
     fn zero_komi_in_even_games() {
-        // formats.md: Tygem-derived files often say KM[0] for games played with komi.
+        // docs/spec/formats.md: Tygem-derived files often say KM[0] for games played with komi.
         let (i, w) = info("KM[0]HA[0]RU[Chinese]RE[B+R]");
         assert_eq!(i.komi, None);
         assert_eq!(i.komi_or_default(), Score::from_half_points(15));

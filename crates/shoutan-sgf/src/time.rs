@@ -1,7 +1,7 @@
 //! Time settings of a record, read and written by `shoutan-clock`: `TM`
 //! (main time) and `OT` (overtime), and the properties servers write
 //! instead of `OT` — YuanYu/Tygem's `TC` (byo-yomi periods) and `TT`
-//! (seconds per period), Tom/Sina's `LC`/`LT` (spec/formats.md).
+//! (seconds per period), Tom/Sina's `LC`/`LT` (docs/spec/formats.md).
 
 use shoutan_clock::TimeControl;
 
@@ -93,7 +93,7 @@ mod tests {
 
     #[test]
     fn yuanyu_tygem_and_tom_properties() {
-        // formats.md: TM[3600]TC[10]TT[60] is 10 periods of 60 s after an hour.
+        // docs/spec/formats.md: TM[3600]TC[10]TT[60] is 10 periods of 60 s after an hour.
         let (control, warnings) = time("TM[3600]TC[10]TT[60]");
         assert_eq!(control.as_deref(), Some("1h + 10×60s byo-yomi"));
         assert_eq!(

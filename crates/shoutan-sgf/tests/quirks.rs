@@ -1,6 +1,6 @@
 //! One small file per quirk of real records (`tests/quirks/`), written for
 //! the purpose: what is read, and the warning that says what was repaired.
-//! The facts come from spec/formats.md and from the real records of
+//! The facts come from docs/spec/formats.md and from the real records of
 //! `tests/data/sgf`.
 
 use std::path::Path;
@@ -30,7 +30,7 @@ fn komi(text: &str) -> Option<Score> {
 
 #[test]
 fn fox_komi_in_hundredths_of_a_point() {
-    // formats.md: Fox writes KM[750] for 7.5 points …
+    // docs/spec/formats.md: Fox writes KM[750] for 7.5 points …
     let (_, r) = replayed("fox-komi-750.sgf");
     assert_eq!(r.game.komi().to_string(), "7.5");
     assert!(r.warnings.contains(&Warning::FoxKomi {
@@ -81,7 +81,7 @@ fn fox_zero_margin_is_a_win_for_an_unrecorded_reason() {
 
 #[test]
 fn yuanyu_tygem_byo_yomi_properties() {
-    // formats.md: TM[3600]TC[10]TT[60] = 1 hour, then 10 periods of 60 s.
+    // docs/spec/formats.md: TM[3600]TC[10]TT[60] = 1 hour, then 10 periods of 60 s.
     let (_, r) = replayed("yuanyu-byo-yomi.sgf");
     assert_eq!(r.info.time.unwrap().to_string(), "1h + 10×60s byo-yomi");
     assert!(
@@ -105,7 +105,7 @@ fn tom_files_give_komi_as_ko_and_byo_yomi_as_lt_lc() {
 
 #[test]
 fn tygem_zero_komi_in_an_even_game() {
-    // formats.md: Tygem-derived files often say KM[0] for games played with
+    // docs/spec/formats.md: Tygem-derived files often say KM[0] for games played with
     // komi; a half-point result proves it here.
     let (_, r) = replayed("tygem-zero-komi.sgf");
     assert_eq!(r.info.komi, None);

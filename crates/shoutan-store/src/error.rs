@@ -35,6 +35,9 @@ pub enum StoreError {
     /// A stored value that cannot be read back (a rank, a colour, a status).
     #[error("stored data is corrupt: {0}")]
     Corrupt(String),
+    /// A value to store cannot be written as JSON: nothing was written.
+    #[error("cannot be written: {0}")]
+    Unencodable(String),
     /// A location that is no database this store knows.
     #[error(
         "{0:?} is not a database location (expected a SQLite file path, sqlite://PATH or postgres://…)"

@@ -95,4 +95,7 @@ pub enum TournamentError {
     /// A loaded file is inconsistent.
     #[error("inconsistent tournament data: {0}")]
     Corrupt(String),
+    /// The tournament cannot be written as JSON (nothing was written).
+    #[error("the tournament cannot be written: {0}")]
+    Unencodable(String),
 }

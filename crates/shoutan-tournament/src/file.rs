@@ -82,7 +82,12 @@ pub fn write_atomic(path: &Path, text: &str) -> Result<(), FileError> {
 /// Saves a tournament file atomically.
 ///
 /// # Errors
-/// See [`write_atomic`].
+/// The tournament cannot be written as JSON, or see [`write_atomic`]; the
+/// old file is untouched either way.
 pub fn save(path: &Path, t: &Tournament) -> Result<(), FileError> {
-    write_atomic(path, &t.to_json())
+    let text = t.to_json().map_err(|source| FileError::Content {
+        path: path.display().to_string(),
+        source,
+    })?;
+    write_atomic(path, &text)
 }

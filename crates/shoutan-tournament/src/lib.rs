@@ -1,4 +1,4 @@
-//! Tournaments (spec/competition.md, Art. 25–28): individual and team
+//! Tournaments (docs/spec/competition.md, Art. 25–28): individual and team
 //! events under every system the Chinese competition rules name — knockout,
 //! round robin on Berger tables, Swiss (积分编排制), Swiss with elimination,
 //! McMahon, best-of-N matches and the win-stays relay (擂台赛) — and every

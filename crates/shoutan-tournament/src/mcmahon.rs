@@ -1,5 +1,5 @@
 //! McMahon scores, as European events and OpenGotha count them
-//! (spec/formats.md): a start from rank between floor and bar, 1 per win,
+//! (docs/spec/formats.md): a start from rank between floor and bar, 1 per win,
 //! ½ per jigo, 1 per bye, ½ per absent round (rounded down), nothing for a
 //! round the player took part in without being paired.
 

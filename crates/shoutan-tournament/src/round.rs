@@ -77,7 +77,7 @@ pub enum ColourChoice {
     Nigiri(Nigiri),
 }
 
-/// A recorded nigiri (rules.md §6): the holder (the higher-ranked player)
+/// A recorded nigiri (docs/spec/rules.md §6): the holder (the higher-ranked player)
 /// grabs `stones` white stones; the other player shows one black stone for
 /// "odd" or two for "even", and takes black when right.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

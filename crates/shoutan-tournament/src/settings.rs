@@ -10,7 +10,7 @@ use shoutan_rules::Rank;
 use crate::Certification;
 use crate::gotha_parameters::{OpenGothaParameters, PairingModel, SeedSystem};
 
-/// The pairing system (spec/competition.md, "Kind of event").
+/// The pairing system (docs/spec/competition.md, "Kind of event").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum System {
@@ -140,7 +140,7 @@ pub enum ColourRule {
     #[default]
     Balanced,
     /// 猜先 for every even game: a seeded draw recorded with the game
-    /// (rules.md §6).
+    /// (docs/spec/rules.md §6).
     Nigiri,
 }
 
@@ -415,7 +415,7 @@ pub struct Settings {
 }
 
 impl Settings {
-    /// The defaults of spec/competition.md for a system: standings order,
+    /// The defaults of docs/spec/competition.md for a system: standings order,
     /// byes, rounds.
     #[must_use]
     pub fn new(system: System, teams: Option<TeamSettings>) -> Settings {

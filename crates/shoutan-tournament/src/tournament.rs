@@ -1110,9 +1110,12 @@ impl Tournament {
     }
 
     /// The tournament as pretty JSON (the tournament file).
-    #[must_use]
-    pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(self).unwrap_or_default()
+    ///
+    /// # Errors
+    /// [`TournamentError::Unencodable`] when serde cannot write it: never an
+    /// empty file in its place.
+    pub fn to_json(&self) -> Result<String, TournamentError> {
+        serde_json::to_string_pretty(self).map_err(|e| TournamentError::Unencodable(e.to_string()))
     }
 
     fn check(&self) -> Result<(), TournamentError> {

@@ -70,7 +70,7 @@ fn tournament_file_round_trips_and_is_written_atomically() {
     let err = file::load(&path).unwrap_err().to_string();
     assert!(err.contains("event.json"), "{err}");
     // A tampered file is refused, not trusted.
-    let mut json: serde_json::Value = serde_json::from_str(&t.to_json()).unwrap();
+    let mut json: serde_json::Value = serde_json::from_str(&t.to_json().unwrap()).unwrap();
     json["rounds"][0]["games"][0]["black"] = serde_json::json!(99);
     assert!(matches!(
         Tournament::from_json(&json.to_string()),

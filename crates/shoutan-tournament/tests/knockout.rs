@@ -140,7 +140,7 @@ fn best_of_three_stops_when_decided() {
     ));
 }
 
-/// Nigiri (rules.md §6) is recorded with the game and decides black.
+/// Nigiri (docs/spec/rules.md §6) is recorded with the game and decides black.
 #[test]
 fn nigiri_is_recorded_and_reproducible() {
     let players = [("M1", "5d"), ("M2", "4d")];

@@ -1,4 +1,4 @@
-//! McMahon, as European tournaments and OpenGotha run it (spec/formats.md):
+//! McMahon, as European tournaments and OpenGotha run it (docs/spec/formats.md):
 //! starting scores from rank between floor and bar, handicap from the
 //! score difference with correction and ceiling, SOSM adjusted by the
 //! handicap, OpenGotha's bye order, ½ per absent round.

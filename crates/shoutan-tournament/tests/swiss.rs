@@ -1,4 +1,4 @@
-//! Swiss (积分编排制, spec/competition.md): a full six-player event worked
+//! Swiss (积分编排制, docs/spec/competition.md): a full six-player event worked
 //! by hand, criterion by criterion (weights.rs lists them in order).
 
 #![allow(clippy::unwrap_used)] // test code: a failed setup is a test failure
@@ -161,7 +161,7 @@ fn swiss_elimination_drops_players_and_keeps_the_field_even() {
     assert!(byes(&t, 2).is_empty());
 }
 
-/// A ruling that both lose (competition.md, arbiters' records) still lets
+/// A ruling that both lose (docs/spec/competition.md, arbiters' records) still lets
 /// the next round be paired: both score nothing and are not paired again
 /// with each other.
 #[test]

@@ -495,7 +495,7 @@ fn all_play_all_refusals() {
 fn team_files_round_trip_and_are_checked() {
     let mut t = all_play_all(1, &[("X", &["x1", "x2"]), ("Y", &["y1", "y2"])]);
     t.pair_next_round().unwrap();
-    let json = t.to_json();
+    let json = t.to_json().unwrap();
     assert!(json.contains("\"format\": \"all_play_all\"") && json.contains("\"match_round\": 2"));
     assert_eq!(Tournament::from_json(&json).unwrap(), t);
     for (field, value) in [("match_round", 0), ("match_round", 3)] {
@@ -520,6 +520,7 @@ fn team_files_round_trip_and_are_checked() {
     );
     let text = old
         .to_json()
+        .unwrap()
         .replace("\"format\": \"substitutes\"", "\"lineup\": \"substitutes\"");
     assert!(text.contains("\"lineup\""));
     assert_eq!(Tournament::from_json(&text).unwrap(), old);

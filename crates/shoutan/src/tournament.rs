@@ -533,7 +533,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
                 }
                 "html" => report::standings(&t, &t.standings(), Format::Html),
                 "md" | "markdown" => report::standings(&t, &t.standings(), Format::Markdown),
-                "json" => t.to_json(),
+                "json" => t.to_json()?,
                 other => bail!(
                     "unknown export format {other:?} (expected opengotha, h9, trf, html, md or json)"
                 ),

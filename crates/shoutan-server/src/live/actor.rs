@@ -320,7 +320,12 @@ impl Actor {
                 event: event.clone(),
                 cmd,
             })
-            .unwrap_or_default(),
+            .map_err(|e| {
+                Failure::Storage(StoreError::Unencodable(format!(
+                    "event {}: {e}",
+                    next.version
+                )))
+            })?,
         };
         let appending = std::time::Instant::now();
         let appended = self.shared.store.append_events(vec![stored]).await;

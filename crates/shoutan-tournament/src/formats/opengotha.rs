@@ -1,7 +1,7 @@
 //! OpenGotha tournament files (the reference tool for McMahon events, also
 //! read by OGS), so an event moves between Shoutan and OpenGotha.
 //!
-//! Facts carried over (spec/formats.md): the root must say
+//! Facts carried over (docs/spec/formats.md): the root must say
 //! `dataVersion="201"` or OpenGotha 3.51 adds 2050 to every rating; players
 //! are keyed by their upper-cased name and first name without spaces; ranks
 //! are written `30K`…`1K`, `1D`…`9D`, `1P`…`9P`; results are

@@ -243,7 +243,7 @@ fn last_float(history: &History, before: &[Vec<i64>], i: usize) -> i8 {
 /// The bye: to the lowest eligible entrant who has had the fewest byes
 /// (none while avoidable). McMahon: OpenGotha's order, rank + 2·MMS +
 /// 1000·byes. Ties go to the one lowest in the previous standings
-/// (`previous`: places from 0), as OpenGotha and spec/formats.md give it.
+/// (`previous`: places from 0), as OpenGotha and docs/spec/formats.md give it.
 fn bye_receiver(
     t: &Tournament,
     history: &History,
