@@ -1,8 +1,9 @@
 // The words of the analysis board and the AI review in English and
 // Chinese, kept apart from i18n.js: `at(key, vars)` gives the text in the
-// language of the settings (the key itself when there is none).
+// language of the settings (the key itself when there is none), through
+// i18n.js's one lookup.
 
-import { settings } from './settings.js';
+import { translate } from './i18n.js';
 
 const en = {
   'nav.analysis': 'Analysis',
@@ -137,7 +138,7 @@ export function moveName(gtp) {
 }
 
 /** The text of `key` with `{name}` filled in from `vars`. */
-export function at(key, vars) {
-  const text = (settings.lang === 'zh' ? zh : en)[key] ?? en[key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (_, k) => String(vars?.[k] ?? ''));
-}
+export const at = (key, vars) => translate({ en, zh }, key, vars);
+
+/** Every key, for the test that both languages have them all. */
+export const keys = { en: Object.keys(en), zh: Object.keys(zh) };

@@ -1,7 +1,8 @@
 // The words of the tournament pages in English and Chinese, kept apart from
-// i18n.js: `et(key, vars)` gives the text in the language of the settings.
+// i18n.js: `et(key, vars)` gives the text in the language of the settings,
+// through i18n.js's one lookup.
 
-import { settings } from './settings.js';
+import { translate } from './i18n.js';
 
 const en = {
   'nav.events': 'Events',
@@ -270,10 +271,10 @@ const zh = {
 };
 
 /** The text of `key` in the current language, with `{name}` filled in. */
-export function et(key, vars) {
-  const text = (settings.lang === 'zh' ? zh : en)[key] ?? en[key] ?? key;
-  return vars ? text.replace(/\{(\w+)\}/g, (_, k) => String(vars[k] ?? '')) : text;
-}
+export const et = (key, vars) => translate({ en, zh }, key, vars);
+
+/** Every key, for the test that both languages have them all. */
+export const keys = { en: Object.keys(en), zh: Object.keys(zh) };
 
 /** The results the server writes (`B+`, `Draw`, `Both lose`…), by their key here. */
 const OUTCOMES = {

@@ -1150,14 +1150,24 @@ const zh = {
 const dictionaries = { en, zh };
 
 /**
+ * The one lookup of every page's words: the text of `key` in `dictionaries`
+ * (`{en, zh}`) in the current language, else in English, else the key
+ * itself; `{name}` filled in from `vars` when they are given.
+ * @param {{en: Record<string, string>, zh: Record<string, string>}} dictionaries
+ * @param {string} key
+ * @param {Record<string, string | number>} [vars]
+ */
+export function translate(dictionaries, key, vars) {
+  const text = dictionaries[settings.lang]?.[key] ?? dictionaries.en[key] ?? key;
+  return vars ? text.replace(/\{(\w+)\}/g, (_, k) => String(vars[k] ?? '')) : text;
+}
+
+/**
  * The text of `key` in the current language.
  * @param {keyof typeof en} key
  * @param {Record<string, string | number>} [vars]
  */
-export function t(key, vars) {
-  const text = dictionaries[settings.lang]?.[key] ?? en[key] ?? key;
-  return vars ? text.replace(/\{(\w+)\}/g, (_, k) => String(vars[k] ?? '')) : text;
-}
+export const t = (key, vars) => translate(dictionaries, key, vars);
 
 /**
  * What a refusal of the HTTP API says, in the current language when the

@@ -51,8 +51,31 @@ describe('byo-yomi calls, resignation, settings, search and profile', needsChrom
 
   it('has every word of the interface in both languages', async () => {
     await carol.goto(`${server.base}/`);
-    const keys = await carol.evaluate(async () => (await import('/js/i18n.js')).keys);
-    assert.deepEqual([...keys.zh].sort(), [...keys.en].sort());
+    for (const module of ['/js/i18n.js', '/js/analysis-strings.js', '/js/event-strings.js']) {
+      const keys = await carol.evaluate(async (m) => (await import(m)).keys, module);
+      assert.ok(keys.en.length > 50, `${module} has its words`);
+      assert.deepEqual([...keys.zh].sort(), [...keys.en].sort(), module);
+    }
+  });
+
+  it('looks every word up the same way on every page', async () => {
+    await carol.goto(`${server.base}/`);
+    const words = await carol.evaluate(async () => {
+      const { translate } = await import('/js/i18n.js');
+      const { settings } = await import('/js/settings.js');
+      const dictionaries = { en: { hi: 'Hello {name}', only: 'English only' }, zh: { hi: '你好{name}' } };
+      const lang = settings.lang;
+      settings.lang = 'zh';
+      const said = [
+        translate(dictionaries, 'hi', { name: '李' }),
+        translate(dictionaries, 'only'),
+        translate(dictionaries, 'missing'),
+        translate(dictionaries, 'hi'),
+      ];
+      settings.lang = lang;
+      return said;
+    });
+    assert.deepEqual(words, ['你好李', 'English only', 'missing', '你好{name}']);
   });
 
   it('challenges a named player, who alone sees it and accepts', async () => {

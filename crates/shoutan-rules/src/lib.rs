@@ -67,6 +67,7 @@ mod playout;
 mod point;
 mod point_set;
 mod rank;
+pub mod rank_scale;
 mod result;
 mod ruleset;
 mod score;

@@ -14,12 +14,13 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use shoutan_problems::{Entry, Grade, Judgement, TryError, Variation, judge, solution};
+use shoutan_rules::rank_scale::ogs;
 use shoutan_rules::{Point, Rank};
 use shoutan_store::{NewProblemTry, Rating, Store, UserId};
 
 use crate::blocking::BlockingPool;
 use crate::error::{ApiError, ErrorCode};
-use crate::rating::{NEWCOMER_DEVIATION, NEWCOMER_VOLATILITY, after_try, rating_of_level};
+use crate::rating::{NEWCOMER_DEVIATION, NEWCOMER_VOLATILITY, after_try};
 
 /// Judgements that may wait.
 const QUEUED: usize = 64;
@@ -136,7 +137,7 @@ pub fn problem_start(grade: Grade) -> Rating {
         Grade::Dan => Rank::Dan(2),
     };
     Rating {
-        rating: rating_of_level(rank.level()),
+        rating: ogs::rating(rank.level()),
         deviation: NEWCOMER_DEVIATION,
         volatility: NEWCOMER_VOLATILITY,
     }

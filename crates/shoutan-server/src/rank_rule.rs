@@ -94,12 +94,12 @@ impl RatingView {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rating::rating_of_level;
+    use shoutan_rules::rank_scale::ogs;
 
     fn rating_at(rank: &str, deviation: f64) -> Rating {
         let level = rank.parse::<Rank>().unwrap().level();
         Rating {
-            rating: rating_of_level(level),
+            rating: ogs::rating(level),
             deviation,
             volatility: 0.06,
         }

@@ -2,10 +2,9 @@
 //! Lichess and OGS do, computed with the `skillratings` crate; and the rank
 //! a rating corresponds to.
 //!
-//! Ratings and ranks are tied by OGS's published formula,
-//! `rating = 525 · e^(k / 23.15)` where `k` counts ranks from 30 kyu
-//! (`k` = 0) to 1 dan (`k` = 30): 1 dan is about 1918, 5 kyu about 1546,
-//! 9 dan about 2710. A newcomer starts at the rating of the rank he
+//! Ratings and ranks are tied by OGS's published formula
+//! ([`shoutan_rules::rank_scale::ogs`]): 1 dan is about 1918, 5 kyu about
+//! 1546, 9 dan about 2710. A newcomer starts at the rating of the rank he
 //! declares, with the deviation of someone unknown (350).
 //!
 //! A handicap game is rated as an even game between black, strengthened by
@@ -24,6 +23,7 @@
 //! it, so one 9×9 game says less about a player (OGS and Fox weigh or
 //! rate small boards apart likewise).
 
+use shoutan_rules::rank_scale::ogs;
 use shoutan_rules::{BoardSize, Color, GameResult, Rank};
 use shoutan_store::Rating;
 use skillratings::Outcomes;
@@ -52,23 +52,10 @@ pub const NEWCOMER_DEVIATION: f64 = 350.0;
 /// The volatility of a newcomer (Glickman's suggestion).
 pub const NEWCOMER_VOLATILITY: f64 = 0.06;
 
-/// Ranks counted from 30 kyu = 0 to 1 dan = 30.
-fn rank_number(level: i32) -> f64 {
-    f64::from(level + 30)
-}
-
-/// The rating at the middle of a rank level ([`Rank::level`]).
-#[must_use]
-pub fn rating_of_level(level: i32) -> f64 {
-    525.0 * (rank_number(level) / 23.15).exp()
-}
-
 /// The rank a rating corresponds to (30k…9d).
 #[must_use]
 pub fn rank_of(rating: f64) -> Rank {
-    let k = (rating.max(1.0) / 525.0).ln() * 23.15;
-    // A hair of tolerance so that rating_of_level(l) reads back as l.
-    Rank::from_level((k + 1e-9).floor() as i32 - 30)
+    ogs::rank(rating)
 }
 
 /// The starting rating of a player who declares `rank`: the middle of
@@ -76,7 +63,7 @@ pub fn rank_of(rating: f64) -> Rank {
 #[must_use]
 pub fn newcomer(rank: Rank) -> Rating {
     Rating {
-        rating: 525.0 * ((rank_number(rank.level()) + 0.5) / 23.15).exp(),
+        rating: ogs::rating_of_strength(f64::from(rank.level() + 30) + 0.5),
         deviation: NEWCOMER_DEVIATION,
         volatility: NEWCOMER_VOLATILITY,
     }
@@ -121,9 +108,8 @@ pub fn after_game(
         GameResult::Draw => Outcomes::DRAW,
         GameResult::NoResult | GameResult::Replay | GameResult::BothLose => return None,
     };
-    let strength = |r: Rating| strength(r.rating);
     let black_strengthened = Rating {
-        rating: 525.0 * ((strength(black) + f64::from(handicap)) / 23.15).exp(),
+        rating: ogs::rating_of_strength(ogs::strength(black.rating) + f64::from(handicap)),
         ..black
     };
     let (b, w) = glicko2(
@@ -161,13 +147,6 @@ pub fn after_try(player: Rating, problem: Rating, solved: bool) -> (Rating, Rati
     (damped(player, ours(p), 1.0), damped(problem, ours(q), 1.0))
 }
 
-/// A rating in ranks from 30 kyu (OGS's formula turned round): the scale
-/// on which ranks are equally wide.
-#[must_use]
-pub fn strength(rating: f64) -> f64 {
-    (rating.max(1.0) / 525.0).ln() * 23.15
-}
-
 /// The way from `before` to `after` taken only `weight` of the way (the
 /// board's weight: the game counts as that much of a 19×19 game), then
 /// held within that much of one game's step from `before`:
@@ -180,10 +159,10 @@ fn damped(before: Rating, after: Rating, weight: f64) -> Rating {
             SETTLED_STEP
         };
     let toward = |from: f64, to: f64| from + weight * (to - from);
-    let from = strength(before.rating);
-    let to = toward(from, strength(after.rating)).clamp(from - step, from + step);
+    let from = ogs::strength(before.rating);
+    let to = toward(from, ogs::strength(after.rating)).clamp(from - step, from + step);
     Rating {
-        rating: 525.0 * (to / 23.15).exp(),
+        rating: ogs::rating_of_strength(to),
         deviation: toward(before.deviation, after.deviation),
         volatility: toward(before.volatility, after.volatility),
     }
@@ -249,8 +228,12 @@ mod tests {
         let (b, w) = after_game(n, n, BoardSize::NINETEEN, 0, win(Color::Black)).unwrap();
         // Symmetric: black gains the ranks white loses; both become surer.
         assert!(b.rating > n.rating && w.rating < n.rating);
-        let s = strength(n.rating);
-        assert!(close(strength(b.rating) - s, s - strength(w.rating), 1e-6));
+        let s = ogs::strength(n.rating);
+        assert!(close(
+            ogs::strength(b.rating) - s,
+            s - ogs::strength(w.rating),
+            1e-6
+        ));
         assert!(b.deviation < n.deviation && close(b.deviation, w.deviation, 1e-9));
         let (d1, d2) = after_game(n, n, BoardSize::NINETEEN, 0, GameResult::Draw).unwrap();
         assert!(close(d1.rating, n.rating, 1e-6) && close(d2.rating, n.rating, 1e-6));
@@ -274,10 +257,10 @@ mod tests {
 
     #[test]
     fn ranks_and_ratings_follow_the_ogs_curve() {
-        assert!(close(rating_of_level(Rank::Dan(1).level()), 1918.0, 1.0));
-        assert!(close(rating_of_level(Rank::Kyu(5).level()), 1546.0, 1.0));
+        assert!(close(ogs::rating(Rank::Dan(1).level()), 1918.0, 1.0));
+        assert!(close(ogs::rating(Rank::Kyu(5).level()), 1546.0, 1.0));
         for level in -30..=8 {
-            assert_eq!(rank_of(rating_of_level(level)).level(), level);
+            assert_eq!(rank_of(ogs::rating(level)).level(), level);
         }
         assert_eq!(rank_of(1917.0), Rank::Kyu(1));
         assert_eq!(rank_of(50.0), Rank::Kyu(30));
@@ -297,14 +280,14 @@ mod tests {
         };
         let (upset, _) =
             after_game(settled, strong, BoardSize::NINETEEN, 0, win(Color::Black)).unwrap();
-        let gained = strength(upset.rating) - strength(settled.rating);
+        let gained = ogs::strength(upset.rating) - ogs::strength(settled.rating);
         assert!(close(gained, SETTLED_STEP, 1e-9), "{gained}");
         // A newcomer moves further, a rank at most: his first games find
         // his level, but the rank he declared is evidence too.
         let fresh = newcomer(Rank::Kyu(1));
         let (found, _) =
             after_game(fresh, strong, BoardSize::NINETEEN, 0, win(Color::Black)).unwrap();
-        let gained = strength(found.rating) - strength(fresh.rating);
+        let gained = ogs::strength(found.rating) - ogs::strength(fresh.rating);
         assert!(close(gained, PROVISIONAL_STEP, 1e-9), "{gained}");
     }
 
@@ -320,11 +303,11 @@ mod tests {
             &Outcomes::WIN,
             &Glicko2Config::new(),
         );
-        assert!(strength(undamped.0.rating) - strength(three_kyu.rating) > 2.0);
+        assert!(ogs::strength(undamped.0.rating) - ogs::strength(three_kyu.rating) > 2.0);
         let (b, w) = after_game(three_kyu, two_kyu, BoardSize::NINE, 0, win(Color::Black)).unwrap();
         let (gained, lost) = (
-            strength(b.rating) - strength(three_kyu.rating),
-            strength(two_kyu.rating) - strength(w.rating),
+            ogs::strength(b.rating) - ogs::strength(three_kyu.rating),
+            ogs::strength(two_kyu.rating) - ogs::strength(w.rating),
         );
         let step = board_weight(BoardSize::NINE) * PROVISIONAL_STEP;
         assert!(gained > 0.0 && gained <= step + 1e-9, "{gained}");
@@ -359,7 +342,7 @@ mod tests {
     #[test]
     fn a_first_try_of_a_problem_moves_both_ratings() {
         let at = |level: i32, deviation: f64| Rating {
-            rating: rating_of_level(level),
+            rating: ogs::rating(level),
             deviation,
             volatility: NEWCOMER_VOLATILITY,
         };
@@ -370,7 +353,7 @@ mod tests {
         let (failer, failed) = after_try(newcomer, problem, false);
         assert!(failer.rating < newcomer.rating && failed.rating > problem.rating);
         for r in [solver, failer] {
-            let moved = (strength(r.rating) - strength(newcomer.rating)).abs();
+            let moved = (ogs::strength(r.rating) - ogs::strength(newcomer.rating)).abs();
             assert!(moved <= PROVISIONAL_STEP + 1e-9, "{moved} ranks");
         }
         let settled = at(-10, 60.0);

@@ -5,6 +5,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 use shoutan_rules::Rank;
+use shoutan_rules::rank_scale::egf;
 
 /// A player's number in the event (0-based; shown 1-based).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -87,11 +88,11 @@ pub struct Player {
 
 impl Player {
     /// The rating OpenGotha files carry: the player's, or one from the rank
-    /// on the EGF scale (2100 for 1d, 100 a grade).
+    /// on the EGF scale ([`egf`]: 2100 for 1d, 100 a grade).
     #[must_use]
     pub fn gotha_rating(&self) -> i32 {
         self.rating
-            .unwrap_or_else(|| 2100 + 100 * self.rank.map_or(-30, Rank::level))
+            .unwrap_or_else(|| egf::rating_of_level(self.rank.map_or(-30, Rank::level)) as i32)
     }
 
     /// Whether the player takes part in round `round`.

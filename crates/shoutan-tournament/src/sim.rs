@@ -3,6 +3,7 @@
 //! results where the stronger player usually wins. The same seed always
 //! gives the same event.
 
+use shoutan_rules::rank_scale::egf;
 use shoutan_rules::{Color, Rank};
 
 use crate::{NewPlayer, Outcome, Tournament, TournamentError};
@@ -19,7 +20,7 @@ pub fn field(n: usize, seed: u64) -> Vec<NewPlayer> {
             NewPlayer {
                 name: format!("Player {:04}", i + 1),
                 rank: Some(rank),
-                rating: Some(2100 + 100 * level + rng.i32(-50..50)),
+                rating: Some(egf::rating_of_level(level) as i32 + rng.i32(-50..50)),
                 club: Some(format!("Club {}", rng.u32(1..=40))),
                 country: Some(
                     [

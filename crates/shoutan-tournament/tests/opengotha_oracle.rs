@@ -17,6 +17,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use shoutan_rules::Color;
+use shoutan_rules::rank_scale::egf;
 use shoutan_test_env::{External, locate};
 use shoutan_tournament::formats::opengotha;
 use shoutan_tournament::{
@@ -233,7 +234,7 @@ fn generated_event(jar: &str, seed: u64, mcmahon: bool, n: usize, rounds: u32) -
         t.add_player(NewPlayer {
             name: format!("{} P{k:02}", families[rng.usize(..families.len())]),
             rank: Some(shoutan_rules::Rank::from_level(level)),
-            rating: Some(2100 + 100 * level + rng.i32(-40..40)),
+            rating: Some(egf::rating_of_level(level) as i32 + rng.i32(-40..40)),
             club: Some(clubs[rng.usize(..clubs.len())].to_owned()),
             country: Some(["FR", "CN"][rng.usize(..2)].to_owned()),
         })

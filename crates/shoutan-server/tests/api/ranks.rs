@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use shoutan_server::rating::{rating_of_level, strength};
+use shoutan_rules::rank_scale::ogs;
 
 use crate::common::{Backend, Client, TestServer, config, play_moves};
 
@@ -62,8 +62,8 @@ async fn the_shown_rank_moves_only_after_a_run(backend: Backend) {
             "UPDATE users SET rating = {}, deviation = 60, shown_rank = '1d', rank_streak = 0 \
              WHERE name = 'alice'; \
              UPDATE users SET rating = {}, deviation = 60, shown_rank = '3d' WHERE name = 'bob';",
-            rating_of_level(1),
-            rating_of_level(2),
+            ogs::rating(1),
+            ogs::rating(2),
         ))
         .await;
     let start = after_games(&alice, "alice", 0).await;
@@ -93,7 +93,7 @@ async fn the_shown_rank_moves_only_after_a_run(backend: Backend) {
     // step, his rating having fallen at most a quarter rank a game.
     let bob_view = after_games(&bob, "bob", 3).await;
     assert_eq!(bob_view["rating"]["rank"], "2d");
-    assert!(bob_view["rating"]["rating"].as_f64().unwrap() > rating_of_level(1));
+    assert!(bob_view["rating"]["rating"].as_f64().unwrap() > ogs::rating(1));
 
     // A newcomer's rank is provisional, and says so.
     rated_win(&carol, &bob, "bob").await;
@@ -124,8 +124,8 @@ async fn a_first_small_board_game_moves_newcomers_a_quarter_rank_at_most(backend
     let id = rated_win(&three_kyu, &two_kyu, "eve").await;
     let winner = after_games(&three_kyu, "dora", 1).await;
     let loser = after_games(&two_kyu, "eve", 1).await;
-    let won = strength(rating(&winner)) - strength(before.0);
-    let lost = strength(before.1) - strength(rating(&loser));
+    let won = ogs::strength(rating(&winner)) - ogs::strength(before.0);
+    let lost = ogs::strength(before.1) - ogs::strength(rating(&loser));
     assert!(won > 0.0 && won <= 0.25, "won {won} ranks: {winner}");
     assert!(lost > 0.0 && lost <= 0.25, "lost {lost} ranks: {loser}");
     assert_eq!(winner["rating"]["rank"], "3k");

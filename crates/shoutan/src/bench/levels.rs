@@ -19,6 +19,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, bail};
 use shoutan_rules::Rank;
+use shoutan_rules::rank_scale::egf;
 
 /// The shipped results, from which `Level::measured_ranks` was written.
 pub const SHIPPED: &str = include_str!("../../../shoutan-engine/data/levels.tsv");
@@ -107,7 +108,7 @@ pub fn fit(text: &str) -> anyhow::Result<Vec<Fitted>> {
         elos.sort_by(|a, b| a.1.total_cmp(&b.1));
         out.extend(elos.into_iter().map(|(player, elo)| Fitted {
             size,
-            rank: rank_of(egf_rating(elo)),
+            rank: egf::rank(egf_rating(elo)),
             player,
             elo,
         }));
@@ -243,26 +244,9 @@ fn unanchored<'a>(results: &[&Outcome], players: impl Iterator<Item = &'a String
 /// one EGF point is worth `400 / (a ln 10)` Elo, which integrates to
 /// `Elo = −(8000 / ln 10) · ln(205 − R/20)` up to a constant.
 fn egf_rating(elo: f64) -> f64 {
-    let anchor = egf_of(ANCHOR);
+    let anchor = egf::rating(ANCHOR);
     let scale = 8000.0 / std::f64::consts::LN_10;
     20.0 * (205.0 - (205.0 - anchor / 20.0) * (-elo / scale).exp())
-}
-
-/// The middle of a rank's EGF band: 2000 is 1 kyu, 2100 is 1 dan.
-fn egf_of(rank: Rank) -> f64 {
-    match rank {
-        Rank::Kyu(k) => 2100.0 - 100.0 * f64::from(k),
-        Rank::Dan(d) | Rank::Pro(d) => 2000.0 + 100.0 * f64::from(d),
-    }
-}
-
-/// The amateur rank whose band holds `rating` (30k at the weakest).
-fn rank_of(rating: f64) -> Rank {
-    if rating >= 2050.0 {
-        Rank::Dan(((rating - 2000.0) / 100.0).round().clamp(1.0, 9.0) as u8)
-    } else {
-        Rank::Kyu(((2100.0 - rating) / 100.0).round().clamp(1.0, 30.0) as u8)
-    }
 }
 
 #[cfg(test)]
@@ -321,17 +305,14 @@ mod tests {
 
     #[test]
     fn ranks_follow_the_egf_grades() {
-        assert_eq!(egf_rating(0.0), egf_of(ANCHOR));
+        assert_eq!(egf_rating(0.0), egf::rating(ANCHOR));
         // At 7k (a = 135) one grade up is 400·(100/135)/ln 10 ≈ 129 Elo.
         let up = 400.0 * (100.0 / 135.0) / std::f64::consts::LN_10;
-        assert_eq!(rank_of(egf_rating(up)), Rank::Kyu(6));
-        assert_eq!(rank_of(egf_rating(-up)), Rank::Kyu(8));
+        assert_eq!(egf::rank(egf_rating(up)), Rank::Kyu(6));
+        assert_eq!(egf::rank(egf_rating(-up)), Rank::Kyu(8));
         // A grade is worth more Elo among stronger players.
         let grade_at = |elo: f64| egf_rating(elo + 1.0) - egf_rating(elo);
         assert!(grade_at(1000.0) < grade_at(-1000.0));
-        assert_eq!(rank_of(2000.0), Rank::Kyu(1));
-        assert_eq!(rank_of(2100.0), Rank::Dan(1));
-        assert_eq!(rank_of(-5000.0), Rank::Kyu(30));
     }
 
     #[test]
