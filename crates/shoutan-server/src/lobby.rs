@@ -462,8 +462,83 @@ pub async fn visible_challenges(
     Ok(views)
 }
 
-fn frame(value: &serde_json::Value) -> Message {
-    Message::Text(Utf8Bytes::from(value.to_string()))
+/// A frame the lobby socket sends (`docs/api/websocket.md`, "The lobby").
+#[derive(Debug, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum LobbyFrame<'a> {
+    /// The snapshot a connection starts with.
+    Lobby {
+        challenges: Vec<ChallengeView>,
+        games: Vec<LiveGameView>,
+        games_total: usize,
+        seekers: Seekers,
+    },
+    /// The connection fell too far behind: reconnect for a fresh snapshot.
+    Resync,
+    ChallengeOpened {
+        challenge: &'a ChallengeView,
+    },
+    ChallengeClosed {
+        id: i64,
+    },
+    GameStarted {
+        game: &'a LiveGameView,
+    },
+    GameEnded {
+        id: GameId,
+        result: &'a Option<ResultView>,
+    },
+    EventChanged {
+        id: TournamentId,
+    },
+    /// This connection's seek waits.
+    Seeking {
+        seek: i64,
+    },
+    /// This connection's seek was paired into `game`.
+    Paired {
+        game: GameId,
+    },
+    /// This connection's seek ended without a game.
+    SeekCancelled,
+    /// Who is seeking, by time control.
+    Seekers {
+        seekers: &'a Seekers,
+    },
+    /// A refused message.
+    Error {
+        code: ErrorCode,
+        message: String,
+    },
+}
+
+impl LobbyFrame<'_> {
+    /// The frame as a WebSocket message; `None` (and logged) in the
+    /// impossible case that it cannot be written.
+    fn message(&self) -> Option<Message> {
+        match serde_json::to_string(self) {
+            Ok(text) => Some(Message::Text(Utf8Bytes::from(text))),
+            Err(e) => {
+                tracing::error!("a lobby frame cannot be written: {e}");
+                None
+            }
+        }
+    }
+
+    fn refusal(e: ApiError) -> LobbyFrame<'static> {
+        LobbyFrame::Error {
+            code: e.code,
+            message: e.message,
+        }
+    }
+}
+
+/// Sends `frame`; false when the socket is closed.
+async fn send(socket: &mut WebSocket, frame: &LobbyFrame<'_>) -> bool {
+    match frame.message() {
+        Some(message) => socket.send(message).await.is_ok(),
+        None => true,
+    }
 }
 
 /// `GET /api/lobby/ws`: the lobby's snapshot, then its changes.
@@ -477,13 +552,12 @@ pub async fn lobby_ws(
     let notices = app.lobby.notices.subscribe();
     let games = app.lobby.snapshot_games(viewer);
     let seekers = automatch::seekers(&app).await?;
-    let snapshot = serde_json::json!({
-        "type": "lobby",
-        "challenges": challenges,
-        "games": games.0,
-        "games_total": games.1,
-        "seekers": seekers,
-    });
+    let snapshot = LobbyFrame::Lobby {
+        challenges,
+        games: games.0,
+        games_total: games.1,
+        seekers,
+    };
     Ok(ws
         .read_buffer_size(8 * 1024)
         .max_message_size(crate::live::ws::HARD_LIMIT)
@@ -535,12 +609,13 @@ impl LobbyConnection {
     async fn run(
         &mut self,
         mut socket: WebSocket,
-        snapshot: serde_json::Value,
+        snapshot: LobbyFrame<'static>,
         mut notices: broadcast::Receiver<Notice>,
     ) {
-        if socket.send(frame(&snapshot)).await.is_err() {
+        if !send(&mut socket, &snapshot).await {
             return;
         }
+        drop(snapshot);
         let viewer = self.user.as_ref().map(|u| u.id);
         let mut ping = tokio::time::interval(automatch::RENEW_EVERY);
         loop {
@@ -550,7 +625,7 @@ impl LobbyConnection {
                     Some(Err(e)) => return crate::live::ws::close_after(&mut socket, e).await,
                     Some(Ok(Message::Text(text))) => {
                         let answer = self.message(&text).await;
-                        if socket.send(frame(&answer)).await.is_err() {
+                        if !send(&mut socket, &answer).await {
                             return;
                         }
                         continue;
@@ -560,7 +635,7 @@ impl LobbyConnection {
                 notice = notices.recv() => match notice {
                     Ok(n) => n,
                     Err(broadcast::error::RecvError::Lagged(_)) => {
-                        let _ = socket.send(frame(&serde_json::json!({"type": "resync"}))).await;
+                        send(&mut socket, &LobbyFrame::Resync).await;
                         return;
                     }
                     Err(broadcast::error::RecvError::Closed) => return,
@@ -570,35 +645,33 @@ impl LobbyConnection {
                         return;
                     }
                     if let Some(ended) = self.renew().await
-                        && socket.send(frame(&ended)).await.is_err()
+                        && !send(&mut socket, &ended).await
                     {
                         return;
                     }
                     continue;
                 }
             };
-            let json = match out {
-                Notice::Paired { seek, game } if [self.seek, self.gone].contains(&Some(seek)) => {
+            let frame = match &out {
+                &Notice::Paired { seek, game } if [self.seek, self.gone].contains(&Some(seek)) => {
                     self.seek = None;
-                    serde_json::json!({"type": "paired", "game": game})
+                    LobbyFrame::Paired { game }
                 }
-                Notice::Seekers(seekers) => {
-                    serde_json::json!({"type": "seekers", "seekers": &*seekers})
-                }
+                Notice::Seekers(seekers) => LobbyFrame::Seekers { seekers },
                 other => match notice_frame(other, viewer) {
-                    Some(json) => json,
+                    Some(frame) => frame,
                     None => continue,
                 },
             };
-            if socket.send(frame(&json)).await.is_err() {
+            if !send(&mut socket, &frame).await {
                 return;
             }
         }
     }
 
     /// Answers a message: `seeking`, `paired` or an error frame.
-    async fn message(&mut self, text: &str) -> serde_json::Value {
-        let error = |e: ApiError| serde_json::json!({"type": "error", "code": e.code, "message": e.message});
+    async fn message(&mut self, text: &str) -> LobbyFrame<'static> {
+        let error = LobbyFrame::refusal;
         let message: LobbyMessage = match serde_json::from_str(text) {
             Ok(m) => m,
             Err(e) => {
@@ -623,7 +696,7 @@ impl LobbyConnection {
         match message {
             LobbyMessage::CancelSeek => {
                 self.withdraw().await;
-                serde_json::json!({"type": "seek_cancelled"})
+                LobbyFrame::SeekCancelled
             }
             LobbyMessage::Seek(request) => {
                 // The older seek goes first: a failed seek leaves none.
@@ -631,11 +704,9 @@ impl LobbyConnection {
                 match automatch::seek(&self.app, &user, request).await {
                     Ok(automatch::Sought::Waiting(id)) => {
                         self.seek = Some(id);
-                        serde_json::json!({"type": "seeking", "seek": id})
+                        LobbyFrame::Seeking { seek: id }
                     }
-                    Ok(automatch::Sought::Paired(game)) => {
-                        serde_json::json!({"type": "paired", "game": game})
-                    }
+                    Ok(automatch::Sought::Paired(game)) => LobbyFrame::Paired { game },
                     Err(e) => error(e),
                 }
             }
@@ -644,13 +715,13 @@ impl LobbyConnection {
 
     /// Renews this connection's seek; the frame to send if it ended
     /// elsewhere (replaced by a seek from another connection).
-    async fn renew(&mut self) -> Option<serde_json::Value> {
+    async fn renew(&mut self) -> Option<LobbyFrame<'static>> {
         let id = self.seek?;
         match automatch::renew(&self.app, id).await {
             Ok(true) | Err(_) => None,
             Ok(false) => {
                 self.gone = self.seek.take();
-                Some(serde_json::json!({"type": "seek_cancelled"}))
+                Some(LobbyFrame::SeekCancelled)
             }
         }
     }
@@ -666,26 +737,92 @@ impl LobbyConnection {
 }
 
 /// The frame of a challenge or game notice for `viewer`, if he may see it.
-fn notice_frame(out: Notice, viewer: Option<UserId>) -> Option<serde_json::Value> {
-    let json = match out {
+fn notice_frame(out: &Notice, viewer: Option<UserId>) -> Option<LobbyFrame<'_>> {
+    Some(match out {
         Notice::ChallengeOpened(view) if view.visible_to(viewer) => {
-            serde_json::json!({"type": "challenge_opened", "challenge": &*view})
+            LobbyFrame::ChallengeOpened { challenge: view }
         }
-        Notice::ChallengeClosed { id, audience }
+        &Notice::ChallengeClosed { id, audience }
             if audience.is_none_or(|pair| viewer.is_some_and(|v| pair.contains(&v))) =>
         {
-            serde_json::json!({"type": "challenge_closed", "id": id})
+            LobbyFrame::ChallengeClosed { id }
         }
-        Notice::GameStarted(view) => {
-            serde_json::json!({"type": "game_started", "game": &*view})
-        }
-        Notice::GameEnded { id, result } => {
-            serde_json::json!({"type": "game_ended", "id": id, "result": result})
-        }
-        Notice::EventChanged(id) => {
-            serde_json::json!({"type": "event_changed", "id": id})
-        }
+        Notice::GameStarted(view) => LobbyFrame::GameStarted { game: view },
+        Notice::GameEnded { id, result } => LobbyFrame::GameEnded { id: *id, result },
+        &Notice::EventChanged(id) => LobbyFrame::EventChanged { id },
         _ => return None,
-    };
-    Some(json)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every frame's type as the documentation names it, one arm per
+    /// variant: a new frame does not compile here until it is named.
+    fn documented_as(frame: &LobbyFrame<'_>) -> &'static str {
+        match frame {
+            LobbyFrame::Lobby { .. } => "lobby",
+            LobbyFrame::Resync => "resync",
+            LobbyFrame::ChallengeOpened { .. } => "challenge_opened",
+            LobbyFrame::ChallengeClosed { .. } => "challenge_closed",
+            LobbyFrame::GameStarted { .. } => "game_started",
+            LobbyFrame::GameEnded { .. } => "game_ended",
+            LobbyFrame::EventChanged { .. } => "event_changed",
+            LobbyFrame::Seeking { .. } => "seeking",
+            LobbyFrame::Paired { .. } => "paired",
+            LobbyFrame::SeekCancelled => "seek_cancelled",
+            LobbyFrame::Seekers { .. } => "seekers",
+            LobbyFrame::Error { .. } => "error",
+        }
+    }
+
+    /// The frames are written as `docs/api/websocket.md` shows them.
+    #[test]
+    fn every_lobby_frame_is_written_as_documented() {
+        let doc = include_str!("../../../docs/api/websocket.md");
+        let seekers = Seekers::default();
+        let frames = [
+            LobbyFrame::Lobby {
+                challenges: Vec::new(),
+                games: Vec::new(),
+                games_total: 0,
+                seekers: Seekers::default(),
+            },
+            LobbyFrame::Resync,
+            LobbyFrame::ChallengeClosed { id: 5 },
+            LobbyFrame::GameEnded {
+                id: 17,
+                result: &None,
+            },
+            LobbyFrame::EventChanged { id: 3 },
+            LobbyFrame::Seeking { seek: 12 },
+            LobbyFrame::Paired { game: 40 },
+            LobbyFrame::SeekCancelled,
+            LobbyFrame::Seekers { seekers: &seekers },
+            LobbyFrame::refusal(ApiError::unauthorized()),
+        ];
+        for frame in &frames {
+            let json: serde_json::Value = serde_json::to_value(frame).unwrap();
+            let name = documented_as(frame);
+            assert_eq!(json["type"], name, "{json}");
+            assert!(
+                doc.contains(&format!(r#"{{"type": "{name}""#))
+                    || doc.contains(&format!("`{name}`")),
+                "docs/api/websocket.md does not show the {name} frame"
+            );
+        }
+        assert_eq!(
+            serde_json::to_value(&frames[0]).unwrap(),
+            serde_json::json!({"type": "lobby", "challenges": [], "games": [], "games_total": 0,
+                "seekers": {"count": 0, "pools": {}}})
+        );
+        assert_eq!(
+            serde_json::to_value(&frames[3]).unwrap(),
+            serde_json::json!({"type": "game_ended", "id": 17, "result": null})
+        );
+        for name in ["challenge_opened", "game_started"] {
+            assert!(doc.contains(&format!(r#"{{"type": "{name}""#)), "{name}");
+        }
+    }
 }
