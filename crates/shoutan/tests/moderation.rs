@@ -550,7 +550,16 @@ async fn players_manage_their_accounts(site: Site) {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 
-    // The data to take away: profile, games as SGF, own chat.
+    // The data to take away: profile, games as SGF, own chat, problems.
+    let problem = format!("{}/1", shoutan_problems::library()[0].slug);
+    let (status, _) = hei
+        .send(
+            "POST",
+            &format!("/api/problems/{problem}/hint"),
+            Some(json!({})),
+        )
+        .await;
+    assert_eq!(status, 200);
     let response = hei
         .http
         .get(format!("{}/api/me/export", server.base))
@@ -574,6 +583,13 @@ async fn players_manage_their_accounts(site: Site) {
     assert!(sgf.contains("PB[hei]") && sgf.contains(";B[ee]"), "{sgf}");
     let chat: Value = serde_json::from_str(&read(&mut zip, "chat.json")).unwrap();
     assert_eq!(chat[0]["text"], "好棋");
+    let problems: Value = serde_json::from_str(&read(&mut zip, "problems.json")).unwrap();
+    assert_eq!(
+        problems["first_tries"],
+        json!([{"problem": problem, "solved": false}]),
+        "the hint counts as a first try not solved: {problems}"
+    );
+    assert!(problems["rating"].as_f64().is_some(), "{problems}");
 
     let (status, _) = hei
         .send("DELETE", "/api/me", Some(json!({"password": "wrong one"})))

@@ -287,7 +287,8 @@ pub async fn delete_account(
 const EXPORT_GAMES: usize = 20_000;
 
 /// The player's data as a zip: `profile.json`, every finished game as
-/// SGF (`games/ID.sgf`), and the chat lines he wrote (`chat.json`).
+/// SGF (`games/ID.sgf`), the chat lines he wrote (`chat.json`), and his
+/// problem rating and first tries (`problems.json`).
 pub async fn export(
     State(app): State<AppState>,
     LoggedIn(user): LoggedIn,
@@ -339,6 +340,23 @@ pub async fn export(
     files.push((
         "chat.json".to_owned(),
         serde_json::to_vec_pretty(&chat).map_err(ApiError::internal)?,
+    ));
+    let solver = app.store.solver_rating(user.id).await?;
+    let tries: Vec<_> = app
+        .store
+        .problem_tries(user.id)
+        .await?
+        .into_iter()
+        .map(|(problem, solved)| serde_json::json!({"problem": problem, "solved": solved}))
+        .collect();
+    files.push((
+        "problems.json".to_owned(),
+        serde_json::to_vec_pretty(&serde_json::json!({
+            "rating": solver.map(|s| s.rating.rating),
+            "deviation": solver.map(|s| s.rating.deviation),
+            "first_tries": tries,
+        }))
+        .map_err(ApiError::internal)?,
     ));
     let zip = tokio::task::spawn_blocking(move || zip_of(files))
         .await
