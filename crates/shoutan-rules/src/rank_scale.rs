@@ -1,7 +1,7 @@
 //! The rating scales a rank is read on, each written once: every rating,
 //! engine level and tournament conversion goes through these.
 //!
-//! Both start from [`Rank::level`], the rank in handicap stones (30k = −30,
+//! Both start from [`Rank::level`](crate::Rank::level), the rank in handicap stones (30k = −30,
 //! 1k = −1, 1d = 0, 9d = 8; 1p–3p as 7d, 4p–6p as 8d, 7p–9p as 9d).
 //!
 //! - [`egf`]: the European Go Federation's scale, which OpenGotha files
