@@ -532,6 +532,7 @@ impl AccountStore for PostgresStore {
             "DELETE FROM challenge_seats WHERE user_id = $1",
             "DELETE FROM relations WHERE user_id = $1 OR other_id = $1",
             "DELETE FROM reset_codes WHERE user_id = $1",
+            "DELETE FROM problem_solvers WHERE user_id = $1",
         ] {
             tx.execute(sql, &[&user]).await?;
         }

@@ -487,6 +487,7 @@ impl AccountStore for SqliteStore {
                 "DELETE FROM challenge_seats WHERE user_id = ?1",
                 "DELETE FROM relations WHERE user_id = ?1 OR other_id = ?1",
                 "DELETE FROM reset_codes WHERE user_id = ?1",
+                "DELETE FROM problem_solvers WHERE user_id = ?1",
             ] {
                 conn.prepare_cached(sql)?.execute([user])?;
             }

@@ -9,8 +9,8 @@ use std::sync::Arc;
 use shoutan_rules::{Color, Rank};
 use shoutan_store::{
     ActionKind, ArchiveQuery, Database, GameEnd, GameId, GameStatus, Joined, NewAction,
-    NewChallenge, NewGame, NewRecordReview, NewReport, NewReview, NewSeek, NewUser, Outcome,
-    RankStanding, Rating, RatingUpdate, Relation, Role, Roles, Seek, SeekOutcome, Session,
+    NewChallenge, NewGame, NewProblemTry, NewRecordReview, NewReport, NewReview, NewSeek, NewUser,
+    Outcome, RankStanding, Rating, RatingUpdate, Relation, Role, Roles, Seek, SeekOutcome, Session,
     Standing, Store, StoreError, StoredEvent, User, open,
 };
 
@@ -1305,8 +1305,24 @@ async fn account_self_service(store: &Arc<dyn Store>) {
         "all ended"
     );
 
-    // Deletion: the games stay, under an anonymous name; the name is free.
+    // Deletion: the games stay, under an anonymous name; the name is free;
+    // the player's problem rating goes, his first tries still count for
+    // the problems.
     let other = user(store, "other").await;
+    let tried = store
+        .record_problem_try(NewProblemTry {
+            user: player.id,
+            problem: "rumen-chizi/1".into(),
+            solved: true,
+            at: 3_500,
+            player_start: NEWCOMER,
+            problem_start: NEWCOMER,
+            rate: Box::new(|p, q| (p, q)),
+        })
+        .await
+        .unwrap();
+    assert!(tried.is_some());
+    assert!(store.solver_rating(player.id).await.unwrap().is_some());
     let game = game(store, &player, &other, 19, 3_000).await;
     store
         .set_relation(other.id, player.id, Some(Relation::Block), 1)
@@ -1329,6 +1345,13 @@ async fn account_self_service(store: &Arc<dyn Store>) {
     assert!(store.relations(other.id).await.unwrap().is_empty());
     assert!(store.search_users("deleted", 10).await.unwrap().is_empty());
     assert!(store.user_by_name("Player").await.unwrap().is_none());
+    assert_eq!(store.solver_rating(player.id).await.unwrap(), None);
+    let problem = store
+        .problem_rating("rumen-chizi/1")
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!((problem.tries, problem.solved), (1, 1));
     user(store, "Player").await;
     assert!(
         !store
