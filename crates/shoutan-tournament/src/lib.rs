@@ -68,7 +68,7 @@ pub use gotha_parameters::{
 };
 pub use mcmahon::start_mms;
 pub use outcome::{Outcome, OutcomeError, PlayerResult};
-pub use player::{Entrant, NewPlayer, Player, PlayerId, Team, TeamId};
+pub use player::{Entrant, NewPlayer, Player, PlayerId, Registration, Team, TeamId};
 pub use round::{Bye, ColourChoice, Game, Nigiri, Note, Round, Ruling, TeamMatch};
 pub use settings::{
     ColourRule, Criterion, CriterionError, HandicapBasis, HandicapRule, McMahon, Seeding, Settings,

@@ -103,9 +103,19 @@ impl Matching {
             return cost;
         }
         // The blossoms containing both ends are a common prefix of their
-        // chains (outermost first); add twice their duals.
+        // chains (outermost first); add twice their duals. Chains are paths
+        // down one forest, so once they part they never meet again: the
+        // prefix is found by bisection (blossoms nest hundreds deep).
         let (ca, cb) = (self.chain(a), self.chain(b));
-        let common = ca.iter().zip(cb).take_while(|(x, y)| x.0 == y.0).count();
+        let (mut common, mut apart) = (0, ca.len().min(cb.len()));
+        while common < apart {
+            let mid = usize::midpoint(common, apart);
+            if ca[mid].0 == cb[mid].0 {
+                common = mid + 1;
+            } else {
+                apart = mid;
+            }
+        }
         match common {
             0 => cost,
             k => cost + 2 * ca[k - 1].1,

@@ -19,7 +19,7 @@ pub fn start_mms(rank: Option<Rank>, m: McMahon) -> i64 {
 /// Twice the McMahon score of entrant `i` after `upto` rounds.
 pub(crate) fn mms_half(t: &Tournament, history: &History, m: McMahon, i: usize, upto: u32) -> i64 {
     let player = t.player(PlayerId(i as u32));
-    let mut half = 2 * start_mms(player.and_then(|p| p.rank), m);
+    let mut half = start_half(t, m, i);
     let mut absent = 0;
     for (round, entry) in (1..).zip(history.rows[i].iter().take(upto as usize)) {
         match entry {
@@ -36,7 +36,10 @@ pub(crate) fn mms_half(t: &Tournament, history: &History, m: McMahon, i: usize, 
     half + 2 * (absent / 2)
 }
 
-/// Twice the starting score of entrant `i` (for SOS of non-played rounds).
+/// Twice the starting score of entrant `i`: from the rank, with the
+/// arbiter's correction (OpenGotha's `smmsCorrection`).
 pub(crate) fn start_half(t: &Tournament, m: McMahon, i: usize) -> i64 {
-    2 * start_mms(t.player(PlayerId(i as u32)).and_then(|p| p.rank), m)
+    let player = t.player(PlayerId(i as u32));
+    let correction = player.map_or(0, |p| i64::from(p.registration.mms_correction));
+    2 * (start_mms(player.and_then(|p| p.rank), m) + correction)
 }

@@ -84,6 +84,63 @@ pub struct Player {
     /// Rounds the player asked to miss.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub absent: Vec<u32>,
+    /// Rating-list identities and what OpenGotha records beyond pairing.
+    #[serde(default, skip_serializing_if = "Registration::is_empty")]
+    pub registration: Registration,
+}
+
+/// What a player registered with beyond what pairing reads: the rating
+/// lists' identities and the fields OpenGotha keeps, so that an event
+/// imported from a file goes back out whole.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Registration {
+    /// The family name when it is not the first word of the full name
+    /// ("Rocío Pérez Cottín" of "Rocío Pérez Cottín Dulce").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub family_name: Option<String>,
+    /// Where the rating comes from, as OpenGotha writes it: `EGF : 2153`,
+    /// `FFG : -201`, `INI` (from the rank), `MAN` (typed in).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rating_origin: Option<String>,
+    /// The grade the player declared, where it is not the rank.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub grade: Option<String>,
+    /// EGF PIN.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub egf_pin: Option<String>,
+    /// FFG licence number.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ffg_licence: Option<String>,
+    /// FFG licence status (`L` licensed, `e` foreign, …).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ffg_licence_status: Option<String>,
+    /// AGA member number.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub aga_id: Option<String>,
+    /// AGA membership expiry, as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub aga_expiration_date: Option<String>,
+    /// The arbiter's correction to the McMahon start, in whole points
+    /// (OpenGotha's `smmsCorrection`).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub mms_correction: i32,
+    /// Registration not yet confirmed (OpenGotha's `PRE`). Kept and
+    /// written back; Shoutan pairs every registered player.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub preliminary: bool,
+}
+
+fn is_zero(n: &i32) -> bool {
+    *n == 0
+}
+
+impl Registration {
+    /// Nothing recorded.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        *self == Registration::default()
+    }
 }
 
 impl Player {
@@ -93,6 +150,19 @@ impl Player {
     pub fn gotha_rating(&self) -> i32 {
         self.rating
             .unwrap_or_else(|| egf::rating_of_level(self.rank.map_or(-30, Rank::level)) as i32)
+    }
+
+    /// The family and given names as OpenGotha and EGF files hold them:
+    /// as they were imported, else the first word of the name and the rest.
+    #[must_use]
+    pub fn family_and_given(&self) -> (String, String) {
+        match &self.registration.family_name {
+            Some(family) => {
+                let given = self.name.strip_prefix(family.as_str()).unwrap_or("");
+                (family.clone(), given.trim().to_owned())
+            }
+            None => family_and_given(&self.name),
+        }
     }
 
     /// Whether the player takes part in round `round`.
@@ -124,6 +194,8 @@ pub struct NewPlayer {
     pub club: Option<String>,
     /// Country.
     pub country: Option<String>,
+    /// Rating-list identities and OpenGotha's fields.
+    pub registration: Registration,
 }
 
 impl NewPlayer {

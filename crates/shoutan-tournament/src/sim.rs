@@ -28,6 +28,7 @@ pub fn field(n: usize, seed: u64) -> Vec<NewPlayer> {
                     ][rng.usize(0..12)]
                     .to_owned(),
                 ),
+                ..NewPlayer::default()
             }
         })
         .collect()

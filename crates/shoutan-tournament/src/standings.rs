@@ -202,11 +202,12 @@ pub(crate) fn pairing_order(t: &Tournament, rounds: u32) -> Vec<usize> {
         .rows
         .iter()
         .map(|r| {
-            (
-                r.place,
-                family_and_given(&r.name),
-                crate::history::entrant_index(r.entrant),
-            )
+            let i = crate::history::entrant_index(r.entrant);
+            let name = match r.entrant {
+                Entrant::Player(p) => t.players()[p.index()].family_and_given(),
+                Entrant::Team(_) => family_and_given(&r.name),
+            };
+            (r.place, name, i)
         })
         .collect();
     rows.sort();

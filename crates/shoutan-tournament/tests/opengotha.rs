@@ -7,6 +7,8 @@
 
 mod common;
 
+use std::collections::{BTreeMap, BTreeSet};
+
 use common::*;
 use shoutan_tournament::formats::opengotha;
 use shoutan_tournament::{
@@ -80,6 +82,23 @@ fn sodosm_takes_the_handicap_off_as_sosm_does() {
     // Qi beat Su (MMS 8) as White giving 2 stones: 8 + 2.
     assert_eq!(values(&s, "Qi Quan"), ["13", "24", "10"]);
     assert_eq!(values(&s, "Wu Wen")[0], "9");
+}
+
+/// The arbiter's correction to a start (`smmsCorrection`) moves the McMahon
+/// score, and its opponents' SOSM with it: Wu starts 2 higher (22k's 8 + 2),
+/// so Wu ends on 9 + 2 = 11, and the file says so again on the way out.
+#[test]
+fn a_corrected_start_counts_and_goes_back_out() {
+    let xml = handicap_event("00111111111111111111")
+        .replace(r#"name="Wu""#, r#"name="Wu" smmsCorrection="2""#);
+    let t = opengotha::import(&xml).unwrap();
+    assert_eq!(values(&t.standings(), "Wu Wen")[0], "11");
+    assert!(opengotha::export(&t).contains(r#"smmsCorrection="2""#));
+    let bad = xml.replace(r#"smmsCorrection="2""#, r#"smmsCorrection="two""#);
+    assert_eq!(
+        opengotha::import(&bad).unwrap_err().to_string(),
+        "OpenGotha file: smmsCorrection is not a whole number"
+    );
 }
 
 /// Equal for the bye by OpenGotha's measure (rank + 2·MMS, no byes yet):
@@ -241,4 +260,148 @@ fn a_shoutan_event_exports_opengotha_defaults() {
     let back = opengotha::import(&xml).unwrap();
     assert!(back.settings().avoid_same_club);
     assert_eq!(back.player(PlayerId(0)).unwrap().name, "Ma Lin");
+}
+
+/// Every element of an OpenGotha file with its path and attributes (in
+/// name order). The root's save stamp (`saveDT`, the saving program's
+/// version and address) is left out: it says who wrote the file and when,
+/// not what the event is.
+fn elements(xml: &str) -> Vec<(String, Vec<(String, String)>)> {
+    use quick_xml::events::Event;
+    let mut reader = quick_xml::Reader::from_str(xml);
+    let mut path: Vec<String> = Vec::new();
+    let mut out = Vec::new();
+    loop {
+        let (e, empty) = match reader.read_event().unwrap() {
+            Event::Start(e) => (e, false),
+            Event::Empty(e) => (e, true),
+            Event::End(_) => {
+                path.pop();
+                continue;
+            }
+            Event::Eof => break,
+            _ => continue,
+        };
+        let local = e.local_name();
+        let name = AsRef::<str>::as_ref(&local).to_owned();
+        let mut attrs: Vec<(String, String)> = e
+            .attributes()
+            .map(|a| {
+                let a = a.unwrap();
+                let key = AsRef::<str>::as_ref(&a.key).to_owned();
+                let value = a.normalized_value(quick_xml::XmlVersion::Implicit1_0);
+                (key, value.unwrap().into_owned())
+            })
+            .filter(|(k, _)| {
+                name != "Tournament"
+                    || !matches!(
+                        k.as_str(),
+                        "saveDT"
+                            | "externalIPAddress"
+                            | "runningMode"
+                            | "fullVersionNumber"
+                            | "gothaVersion"
+                            | "gothaMinorVersion"
+                    )
+            })
+            .collect();
+        attrs.sort();
+        path.push(name);
+        out.push((path.join("/"), attrs));
+        if empty {
+            path.pop();
+        }
+    }
+    out
+}
+
+/// The elements as lines (`path attr="value" …`), counted, with only the
+/// attributes `known` holds for their path: an export may add an
+/// attribute the file never had (OpenGotha's default for it), but must
+/// give back every one it had.
+fn shape(
+    elements: &[(String, Vec<(String, String)>)],
+    known: &BTreeSet<(String, String)>,
+) -> BTreeMap<String, usize> {
+    let mut lines = BTreeMap::new();
+    for (path, attrs) in elements {
+        let mut line = path.clone();
+        for (k, v) in attrs {
+            if known.contains(&(path.clone(), k.clone())) {
+                line.push_str(&format!(" {k}={v:?}"));
+            }
+        }
+        *lines.entry(line).or_insert(0) += 1;
+    }
+    lines
+}
+
+/// Four real events, as OpenGotha saved them (tests/data/opengotha): a
+/// French open with FFG licences and ratings, a 167-player McMahon with
+/// late entrants and withdrawals, a Polish online cup on EGF ratings, a
+/// Swiss with byes. Import → export gives back every element and every
+/// attribute: players' rating origins, licences and PINs, grades, the
+/// names as split into family and given, participation, games with their
+/// tables, byes, and the whole parameter set.
+#[test]
+fn four_real_events_come_back_whole() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/opengotha");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "xml"))
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 4, "{files:?}");
+    for file in files {
+        let xml = std::fs::read_to_string(&file).unwrap();
+        let t = opengotha::import(&xml).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let out = opengotha::export(&t);
+        let (file_elements, out_elements) = (elements(&xml), elements(&out));
+        let known: BTreeSet<(String, String)> = file_elements
+            .iter()
+            .flat_map(|(path, attrs)| attrs.iter().map(|(k, _)| (path.clone(), k.clone())))
+            .collect();
+        let (want, got) = (shape(&file_elements, &known), shape(&out_elements, &known));
+        let lost: Vec<&String> = want
+            .keys()
+            .filter(|k| want.get(*k) != got.get(*k))
+            .collect();
+        let added: Vec<&String> = got.keys().filter(|k| !want.contains_key(*k)).collect();
+        assert!(
+            lost.is_empty() && added.is_empty(),
+            "{}: lost {lost:#?}\nadded {added:#?}",
+            file.display()
+        );
+        assert_eq!(opengotha::import(&out).unwrap(), t, "{}", file.display());
+    }
+}
+
+/// What the files say of a player beyond pairing is the player's own
+/// record, typed: where the rating comes from, the licence, the name as
+/// the file splits it.
+#[test]
+fn a_players_registration_is_typed() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/opengotha");
+    let read = |f: &str| opengotha::import(&std::fs::read_to_string(dir.join(f)).unwrap()).unwrap();
+    let french = read("CdFO2020.xml");
+    let martin = &french.players()[french.find_player("Martin Eric").unwrap().index()];
+    assert_eq!(martin.rating, Some(1849));
+    let r = &martin.registration;
+    assert_eq!(r.rating_origin.as_deref(), Some("FFG : -201"));
+    assert_eq!(r.ffg_licence.as_deref(), Some("9127003"));
+    assert_eq!(r.ffg_licence_status.as_deref(), Some("L"));
+    assert_eq!(r.family_name, None, "Martin is the first word");
+    let ibero = read("20201004182316_congreso2020.xml");
+    let id = ibero.find_player("Rocío Pérez Cottín Dulce").unwrap();
+    let p = &ibero.players()[id.index()];
+    assert_eq!(
+        p.registration.family_name.as_deref(),
+        Some("Rocío Pérez Cottín")
+    );
+    assert_eq!(
+        p.family_and_given(),
+        ("Rocío Pérez Cottín".to_owned(), "Dulce".to_owned())
+    );
+    assert_eq!(p.registration.rating_origin.as_deref(), Some("INI"));
 }

@@ -237,6 +237,7 @@ fn generated_event(jar: &str, seed: u64, mcmahon: bool, n: usize, rounds: u32) -
             rating: Some(egf::rating_of_level(level) as i32 + rng.i32(-40..40)),
             club: Some(clubs[rng.usize(..clubs.len())].to_owned()),
             country: Some(["FR", "CN"][rng.usize(..2)].to_owned()),
+            ..NewPlayer::default()
         })
         .unwrap();
     }

@@ -198,3 +198,51 @@ proptest! {
         }
     }
 }
+
+/// A field of 10,001 (a national grading day, an open online Swiss) paired
+/// whole, as one matching, round after round: everyone present is paired
+/// once, nobody meets twice, the bye goes to a different player each round
+/// and colour differences stay within 2. `bench pairing --players 10000`
+/// measures its speed; this proves the pairing.
+#[test]
+fn ten_thousand_entrants_pair_in_one_field() {
+    let n = 10_001;
+    let mut settings = Settings::new(system(true), None);
+    settings.rounds = Some(4);
+    settings.seed = 7;
+    let mut t = Tournament::new("Open", settings).unwrap();
+    for p in sim::field(n, 7) {
+        t.add_player(p).unwrap();
+    }
+    let mut rng = fastrand::Rng::with_seed(7);
+    let mut met: HashSet<(u32, u32)> = HashSet::new();
+    let mut bye_takers: HashSet<u32> = HashSet::new();
+    let mut balance: HashMap<u32, i32> = HashMap::new();
+    for r in 1..=4 {
+        let round = t.pair_next_round().unwrap().clone();
+        assert_eq!(round.games.len(), n / 2, "round {r}");
+        let mut seen = HashSet::new();
+        for g in &round.games {
+            assert!(seen.insert(g.black.0) && seen.insert(g.white.0));
+            let key = (g.black.0.min(g.white.0), g.black.0.max(g.white.0));
+            assert!(met.insert(key), "rematch {key:?} in round {r}");
+            if g.handicap == 0 {
+                *balance.entry(g.black.0).or_default() += 1;
+                *balance.entry(g.white.0).or_default() -= 1;
+            }
+        }
+        let [bye] = round.byes.as_slice() else {
+            panic!("round {r} has {} byes", round.byes.len());
+        };
+        let Entrant::Player(p) = bye.entrant else {
+            unreachable!()
+        };
+        assert!(
+            seen.insert(p.0) && bye_takers.insert(p.0),
+            "bye {p} in round {r}"
+        );
+        assert_eq!(seen.len(), n);
+        assert!(balance.values().all(|b| b.abs() <= 2), "round {r}");
+        sim::play_last_round(&mut t, &mut rng).unwrap();
+    }
+}

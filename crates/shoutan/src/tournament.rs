@@ -763,6 +763,7 @@ fn players(cmd: PlayersCommand) -> anyhow::Result<ExitCode> {
                 rating,
                 club,
                 country,
+                ..NewPlayer::default()
             };
             let id = t.add_player(player)?;
             Ok(format!("player {id}: {}", name.trim()))

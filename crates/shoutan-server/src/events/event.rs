@@ -190,6 +190,7 @@ impl Event {
                         rating: None,
                         club: club.clone(),
                         country: country.clone(),
+                        ..NewPlayer::default()
                     })
                     .map_err(|e| refused(&e))?;
                 if id.index() != self.accounts.len() {

@@ -6,7 +6,7 @@
 //! are keyed by their upper-cased name and first name without spaces; ranks
 //! are written `30K`…`1K`, `1D`…`9D`, `1P`…`9P`; results are
 //! `RESULT_BLACKWINS`, `RESULT_WHITEWINS`, `RESULT_EQUAL`,
-//! `RESULT_BOTHLOOSE`, `RESULT_UNKNOWN`, with `_BYDEF` for results without
+//! `RESULT_BOTHLOSE`, `RESULT_UNKNOWN`, with `_BYDEF` for results without
 //! a game. Names: Shoutan keeps one name; the first word is written as
 //! OpenGotha's family name and the rest as the first name, and importing
 //! joins them back.
@@ -24,7 +24,8 @@ use crate::player::family_and_given;
 use crate::{
     Bye, ColourChoice, Criterion, DuddMode, Entrant, Game, GothaPairing, HandicapBasis,
     HandicapRule, KeptElement, McMahon, NewPlayer, OpenGothaParameters, Outcome, PairingModel,
-    PlayerId, Round, SeedSystem, Seeding, Settings, System, Tournament, TournamentError,
+    PlayerId, Registration, Round, SeedSystem, Seeding, Settings, System, Tournament,
+    TournamentError,
 };
 
 /// Why a file could not be imported.
@@ -134,34 +135,39 @@ pub fn export(t: &Tournament) -> String {
         .players()
         .iter()
         .map(|p| {
-            let (n, f) = family_and_given(&p.name);
+            let (n, f) = p.family_and_given();
             key(&n, &f)
         })
         .collect();
     for p in t.players() {
-        let (name, first) = family_and_given(&p.name);
+        let (name, first) = p.family_and_given();
+        let r = &p.registration;
+        let text = |v: &Option<String>| v.clone().unwrap_or_default();
         let participating: String = (1..=rounds.max(PARTICIPATION_ROUNDS))
             .map(|r| if p.plays_in(r) { '1' } else { '0' })
             .collect();
         let rank = p.rank.unwrap_or(Rank::Kyu(30));
         let rating = p.gotha_rating();
         let attrs = owned([
-            ("agaExpirationDate", String::new()),
-            ("agaId", String::new()),
-            ("club", p.club.clone().unwrap_or_default()),
-            ("country", p.country.clone().unwrap_or_default()),
-            ("egfPin", String::new()),
-            ("ffgLicence", String::new()),
-            ("ffgLicenceStatus", String::new()),
+            ("agaExpirationDate", text(&r.aga_expiration_date)),
+            ("agaId", text(&r.aga_id)),
+            ("club", text(&p.club)),
+            ("country", text(&p.country)),
+            ("egfPin", text(&r.egf_pin)),
+            ("ffgLicence", text(&r.ffg_licence)),
+            ("ffgLicenceStatus", text(&r.ffg_licence_status)),
             ("firstName", first),
-            ("grade", rank_text(rank)),
+            ("grade", r.grade.clone().unwrap_or_else(|| rank_text(rank))),
             ("name", name),
             ("participating", participating),
             ("rank", rank_text(rank)),
             ("rating", rating.to_string()),
-            ("ratingOrigin", String::new()),
-            ("registeringStatus", "FIN".into()),
-            ("smmsCorrection", "0".into()),
+            ("ratingOrigin", text(&r.rating_origin)),
+            (
+                "registeringStatus",
+                if r.preliminary { "PRE" } else { "FIN" }.into(),
+            ),
+            ("smmsCorrection", r.mms_correction.to_string()),
         ]);
         element(&mut out, "Player", &attrs);
     }
@@ -175,7 +181,7 @@ pub fn export(t: &Tournament) -> String {
                 Some(Outcome::Draw) => "RESULT_EQUAL",
                 Some(Outcome::Forfeit(Color::Black)) => "RESULT_BLACKWINS_BYDEF",
                 Some(Outcome::Forfeit(Color::White)) => "RESULT_WHITEWINS_BYDEF",
-                Some(Outcome::BothLose) => "RESULT_BOTHLOOSE",
+                Some(Outcome::BothLose) => "RESULT_BOTHLOSE",
                 // No OpenGotha equivalent: the players show as not paired.
                 Some(Outcome::Void | Outcome::Unplayed) => continue,
             };
@@ -191,7 +197,9 @@ pub fn export(t: &Tournament) -> String {
             element(&mut out, "Game", &attrs);
         }
     }
-    let _ = writeln!(out, "</Games>\n<ByePlayers>");
+    let _ = writeln!(out, "</Games>");
+    // OpenGotha writes the element only when a round had a bye.
+    let mut byes = String::new();
     for r in t.rounds() {
         for b in &r.byes {
             if let Entrant::Player(p) = b.entrant
@@ -201,11 +209,14 @@ pub fn export(t: &Tournament) -> String {
                     ("player", keys[p.index()].clone()),
                     ("roundNumber", r.number.to_string()),
                 ]);
-                element(&mut out, "ByePlayer", &attrs);
+                element(&mut byes, "ByePlayer", &attrs);
             }
         }
     }
-    let _ = writeln!(out, "</ByePlayers>\n<TournamentParameterSet>");
+    if !byes.is_empty() {
+        let _ = write!(out, "<ByePlayers>\n{byes}</ByePlayers>\n");
+    }
+    let _ = writeln!(out, "<TournamentParameterSet>");
     let mcmahon = matches!(settings.system, System::McMahon(_));
     let (bar, floor) = match settings.system {
         System::McMahon(m) => (m.bar, m.floor),
@@ -292,14 +303,7 @@ pub fn export(t: &Tournament) -> String {
             .filter_map(|&c| criterion_name(c, mcmahon).map(str::to_owned))
             .collect()
     };
-    for (k, name) in names.iter().enumerate() {
-        let _ = writeln!(
-            out,
-            "<PlacementCriterion name=\"{}\" number=\"{}\"/>",
-            escape(name.as_str()),
-            k + 1
-        );
-    }
+    criteria(&mut out, &names);
     let _ = writeln!(out, "</PlacementCriteria>\n</PlacementParameterSet>");
     element(
         &mut out,
@@ -319,14 +323,7 @@ pub fn export(t: &Tournament) -> String {
             element(&mut out, "TeamGeneralParameterSet", &attrs);
         }
         let _ = writeln!(out, "<TeamPlacementParameterSet>\n<PlacementCriteria>");
-        for (k, name) in params.team_placement.iter().enumerate() {
-            let _ = writeln!(
-                out,
-                "<PlacementCriterion name=\"{}\" number=\"{}\"/>",
-                escape(name.as_str()),
-                k + 1
-            );
-        }
+        criteria(&mut out, &params.team_placement);
         let _ = writeln!(
             out,
             "</PlacementCriteria>\n</TeamPlacementParameterSet>\n</TeamTournamentParameterSet>"
@@ -334,6 +331,28 @@ pub fn export(t: &Tournament) -> String {
     }
     let _ = writeln!(out, "</Tournament>");
     out
+}
+
+/// Criteria OpenGotha writes: always six, `NULL` for an unused place.
+const CRITERIA: usize = 6;
+
+/// `PlacementCriterion` elements, padded with `NULL` as OpenGotha writes
+/// them.
+fn criteria(out: &mut String, names: &[String]) {
+    let nulls = CRITERIA.saturating_sub(names.len());
+    for (k, name) in names
+        .iter()
+        .map(String::as_str)
+        .chain(std::iter::repeat_n("NULL", nulls))
+        .enumerate()
+    {
+        let _ = writeln!(
+            out,
+            "<PlacementCriterion name=\"{}\" number=\"{}\"/>",
+            escape(name),
+            k + 1
+        );
+    }
 }
 
 /// `PairingParameterSet`'s attributes.
@@ -671,15 +690,35 @@ pub fn import(xml: &str) -> Result<Tournament, OpenGothaError> {
         } else {
             format!("{} {}", family.trim(), first.trim())
         };
+        let player_rank = rank(&attr(a, "rank"))?;
+        let some = |k: &str| a.get(k).filter(|v| !v.is_empty()).cloned();
+        let registration = Registration {
+            family_name: Some(family.trim().to_owned()).filter(|f| family_and_given(&full).0 != *f),
+            rating_origin: some("ratingOrigin"),
+            grade: some("grade").filter(|g| *g != rank_text(player_rank)),
+            egf_pin: some("egfPin"),
+            ffg_licence: some("ffgLicence"),
+            ffg_licence_status: some("ffgLicenceStatus"),
+            aga_id: some("agaId"),
+            aga_expiration_date: some("agaExpirationDate"),
+            mms_correction: match attr(a, "smmsCorrection").trim() {
+                "" => 0,
+                n => n
+                    .parse()
+                    .map_err(|_| value("smmsCorrection is not a whole number"))?,
+            },
+            preliminary: attr(a, "registeringStatus") == "PRE",
+        };
         let player = NewPlayer {
             name: full,
-            rank: Some(rank(&attr(a, "rank"))?),
+            rank: Some(player_rank),
             rating: a
                 .get("rating")
                 .and_then(|r| r.parse::<f64>().ok())
                 .map(|r| r.round() as i32),
             club: a_opt(a, "club"),
             country: a_opt(a, "country"),
+            registration,
         };
         let id = t.add_player(player)?;
         ids.insert(key(&family, &first), id);
@@ -708,7 +747,12 @@ pub fn import(xml: &str) -> Result<Tournament, OpenGothaError> {
             "RESULT_EQUAL" | "RESULT_EQUAL_BYDEF" => Some(Outcome::Draw),
             "RESULT_BLACKWINS_BYDEF" => Some(Outcome::Forfeit(Color::Black)),
             "RESULT_WHITEWINS_BYDEF" => Some(Outcome::Forfeit(Color::White)),
-            "RESULT_BOTHLOOSE" | "RESULT_BOTHLOOSE_BYDEF" => Some(Outcome::BothLose),
+            // `BOTHLOOSE`: what Shoutan wrote before it wrote OpenGotha's
+            // own spelling.
+            "RESULT_BOTHLOSE"
+            | "RESULT_BOTHLOSE_BYDEF"
+            | "RESULT_BOTHLOOSE"
+            | "RESULT_BOTHLOOSE_BYDEF" => Some(Outcome::BothLose),
             other => {
                 return Err(OpenGothaError::Value(format!(
                     "result {other} has no Shoutan equivalent"
@@ -770,8 +814,11 @@ pub fn import(xml: &str) -> Result<Tournament, OpenGothaError> {
             ..Round::default()
         });
         round.games.sort_by_key(|g| g.table);
-        for (k, g) in round.games.iter_mut().enumerate() {
-            g.table = k as u32 + 1;
+        // The file's table numbers, unless two games share one.
+        if round.games.windows(2).any(|w| w[0].table == w[1].table) {
+            for (k, g) in round.games.iter_mut().enumerate() {
+                g.table = k as u32 + 1;
+            }
         }
         t.push_imported_round(round)?;
     }

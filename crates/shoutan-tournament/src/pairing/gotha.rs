@@ -25,7 +25,6 @@ use crate::gotha_parameters::{DuddMode, GothaPairing, SeedSystem};
 use crate::history::{Entry, History};
 use crate::matching::{Cardinality, Edge, max_weight_matching};
 use crate::pairing::DraftPair;
-use crate::player::family_and_given;
 use crate::standings::{Standings, pairing_order};
 use crate::{
     ColourChoice, Column, Criterion, HandicapBasis, HandicapRule, McMahon, OpenGothaParameters,
@@ -352,7 +351,7 @@ fn costs<'a>(
             _ => 0,
         }
     };
-    let name = |i: usize| family_and_given(&t.players()[i].name);
+    let name = |i: usize| t.players()[i].family_and_given();
     let mut by_group: HashMap<i64, Vec<usize>> = HashMap::new();
     for i in 0..count {
         by_group.entry(main2(i, before) / 2).or_default().push(i);

@@ -35,7 +35,7 @@ pub(crate) fn draft(t: &Tournament, number: u32) -> Result<Draft, TournamentErro
     if field.len() > crate::MAX_FIELD {
         return Err(TournamentError::FieldSize {
             count: field.len(),
-            why: "more than 4,096 entrants in one field",
+            why: "more than 20,000 entrants in one field",
         });
     }
     let mcmahon = match t.settings().system {

@@ -1,5 +1,5 @@
 //! `shoutan bench pairing`: one Swiss or McMahon round over a whole field
-//! (1,000 and 2,000 players by default) after rounds of random results,
+//! (2,000 and 10,000 players by default) after rounds of random results,
 //! single-threaded, never split into groups; the median of several timed
 //! pairings.
 
@@ -13,10 +13,10 @@ use shoutan_tournament::{HandicapBasis, HandicapRule, McMahon, Settings, System,
 #[derive(clap::Args)]
 pub struct Args {
     /// Field sizes to measure.
-    #[arg(long, value_delimiter = ',', default_value = "1000,2000")]
+    #[arg(long, value_delimiter = ',', default_value = "2000,10000")]
     players: Vec<usize>,
     /// Rounds played (with random results) before the timed round.
-    #[arg(long, default_value_t = 4)]
+    #[arg(long, default_value_t = 5)]
     played: u32,
     /// Timed pairings per size and system (the median is reported).
     #[arg(long, default_value_t = 5)]
