@@ -16,6 +16,9 @@ import { settings } from './settings.js';
 import { toast } from './ui.js';
 
 const SYSTEMS = ['swiss', 'mcmahon', 'round_robin', 'knockout'];
+/** The games an event can be for: weiqi is played here; the others
+ * elsewhere, their results entered by the arbiters. */
+const GAMES = ['weiqi', 'xiangqi', 'chess', 'junqi'];
 /** The team formats of Art. 25 ('': an individual event). */
 const TEAM_FORMATS = ['', 'fixed_boards', 'substitutes', 'per_match', 'all_play_all', 'total_score'];
 
@@ -40,6 +43,7 @@ export function eventRequest(fields) {
     rated: fields.rated,
     late_arrival_ms: Math.round(Number(fields.late) * 60_000),
   };
+  if (fields.game && fields.game !== 'weiqi') body.game = fields.game;
   if (String(fields.komi).trim()) body.komi = Number(fields.komi);
   if (['swiss', 'mcmahon'].includes(fields.system)) body.rounds = Number(fields.rounds);
   if (fields.teams) body.teams = { boards: Number(fields.boards), format: fields.teams };
@@ -73,6 +77,7 @@ async function createForm() {
         h('option', { value: 'rank' }, et('events.handicapBasis.rank')))),
       field(et('events.correction'), input('correction', { type: 'number', min: 0, max: 9, value: '0' })),
       field(et('events.ceiling'), input('ceiling', { type: 'number', min: 0, max: 9, value: '0' }), et('events.ceiling.help'))));
+  const game = h('select', { name: 'game' }, ...GAMES.map((g) => h('option', { value: g }, et(`events.discipline.${g}`))));
   const syncSystem = () => { mcmahon.hidden = system.value !== 'mcmahon'; };
   system.addEventListener('change', syncSystem);
   syncSystem();
@@ -81,6 +86,7 @@ async function createForm() {
     h('div.grid-2', null,
       field(et('events.name'), input('name', { required: true, maxLength: 100 })),
       field(et('events.system'), system)),
+    field(et('events.discipline'), game, et('events.discipline.help')),
     mcmahon,
     h('div.grid-3', null,
       field(et('events.rounds'), input('rounds', { type: 'number', min: 1, max: 20, value: '3' })),
@@ -104,7 +110,7 @@ async function createForm() {
     const f = /** @type {any} */ (form).elements;
     try {
       const event = await post('/api/events', eventRequest({
-        name: f.name.value, system: f.system.value, rounds: f.rounds.value, size: f.size.value,
+        name: f.name.value, system: f.system.value, game: f.game.value, rounds: f.rounds.value, size: f.size.value,
         late: f.late.value, time: f.time.value, tieBreaks: f.tieBreaks.value, rated: f.rated.checked,
         teams: f.teams.value, boards: f.boards.value,
         ruleset: f.ruleset.value, komi: f.komi.value, bar: f.bar.value, floor: f.floor.value,

@@ -9,13 +9,16 @@
 import { del, get, post } from './api.js';
 import { h, replace } from './dom.js';
 import { followEvents } from './event-feed.js';
-import { columnName, et, outcomeName } from './event-strings.js';
+import { columnName, et, outcomeName, sideHeads } from './event-strings.js';
 import { linkEventStyle } from './event-style.js';
 import { apiErrorText, rankName } from './i18n.js';
 import { session } from './session.js';
 import { toast } from './ui.js';
 
 const RESULTS = ['B+', 'W+', 'Draw', 'B+F', 'W+F', 'Both lose', 'Void'];
+/** The results of a game whose sides are not weiqi's black and white, as
+ * the server writes them (the first mover's score first; forfeits as TRF). */
+const OTHER_GAMES_RESULTS = ['1-0', '0-1', '½-½', '+:-', '-:+', 'Both lose', 'Void'];
 
 /** A table that scrolls sideways on its own when wider than the screen. */
 function table(role, head, rows) {
@@ -166,7 +169,8 @@ export function eventPage(root, { id }) {
 
   function resultCell(round, g) {
     if (g.result || !data.event.you.can_change) return h('td', { dataset: { result: '' } }, g.result ? outcomeName(g.result) : (g.game ? et('events.live') : ''));
-    const select = h('select', { name: 'result' }, ...RESULTS.map((r) => h('option', { value: r }, outcomeName(r))));
+    const weiqi = (data.event.colours ?? ['black'])[0] === 'black';
+    const select = h('select', { name: 'result' }, ...(weiqi ? RESULTS : OTHER_GAMES_RESULTS).map((r) => h('option', { value: r }, outcomeName(r))));
     return h('td', null, h('div.row', null, select,
       h('button.ghost.small', { type: 'button', dataset: { action: 'enter-result' },
         onclick: () => act(post(`${base}/rounds/${round}/tables/${g.table}/result`, { result: select.value })) }, et('events.enter'))));
@@ -182,7 +186,7 @@ export function eventPage(root, { id }) {
 
   function pairingHead(boards) {
     return [[et('events.table'), true], ...(boards ? [[et('events.board'), true]] : []),
-      [et('events.black')], [et('events.white')], [et('events.handicap'), true], [et('events.result')], [et('events.game')]];
+      ...sideHeads(data.event).map((s) => [s]), [et('events.handicap'), true], [et('events.result')], [et('events.game')]];
   }
 
   /**

@@ -6,7 +6,7 @@
 
 import { get } from './api.js';
 import { h, replace } from './dom.js';
-import { et, outcomeName } from './event-strings.js';
+import { et, outcomeName, sideHeads } from './event-strings.js';
 import { linkEventStyle } from './event-style.js';
 import { apiErrorText, rankName } from './i18n.js';
 import { toast } from './ui.js';
@@ -27,8 +27,9 @@ export function eventSheetPage(root, { id, round, kind }) {
     const rank = new Map(event.players.map((p) => [p.number, rankName(p.rank ?? '')]));
     const teams = r.matches.length > 0;
     const paper = kind === 'pairings';
-    const head = [et('events.table'), ...(teams ? [et('events.board')] : []), et('events.black'), et('events.rank'),
-      et('events.white'), et('events.rank'), et('events.handicap'), et('events.result'),
+    const [first, second] = sideHeads(event);
+    const head = [et('events.table'), ...(teams ? [et('events.board')] : []), first, et('events.rank'),
+      second, et('events.rank'), et('events.handicap'), et('events.result'),
       ...(paper ? [et('events.sheet.signatures')] : [])];
     const row = (g) => h('tr', null,
       h('td.num', null, g.table), teams ? h('td.num', null, g.board) : null,

@@ -13,6 +13,12 @@ const en = {
   'events.login': 'Log in to create or join an event',
   'events.name': 'Name',
   'events.system': 'System',
+  'events.discipline': 'Game',
+  'events.discipline.help': 'Weiqi is played here, with clocks. Xiangqi, chess and army chess are played elsewhere: the arbiters enter the results; chess counts 1/½/0.',
+  'events.discipline.weiqi': 'Weiqi (围棋)',
+  'events.discipline.xiangqi': 'Xiangqi (象棋)',
+  'events.discipline.chess': 'Chess (国际象棋)',
+  'events.discipline.junqi': 'Army chess (军棋)',
   'events.system.swiss': 'Swiss (积分编排制)',
   'events.system.mcmahon': 'McMahon',
   'events.system.round_robin': 'Round robin (循环制)',
@@ -67,6 +73,9 @@ const en = {
   'events.table': 'Table',
   'events.black': 'Black',
   'events.white': 'White',
+  'events.red': 'Red',
+  'events.first': 'First',
+  'events.second': 'Second',
   'events.handicap': 'Hcp',
   'events.result': 'Result',
   'events.game': 'Game',
@@ -135,6 +144,8 @@ const en = {
   'events.col.boards': 'Boards',
   'events.col.progress': 'Progress',
   'events.col.best': 'Best place',
+  'events.col.wins': 'Wins',
+  'events.col.second-mover-wins': 'Wins moving second',
 };
 
 const zh = {
@@ -146,6 +157,12 @@ const zh = {
   'events.login': '登录后创建或参加比赛',
   'events.name': '名称',
   'events.system': '赛制',
+  'events.discipline': '棋类',
+  'events.discipline.help': '围棋在本站对局并计时。象棋、国际象棋、军棋在别处对局，由裁判录入结果；国际象棋按1/½/0计分。',
+  'events.discipline.weiqi': '围棋',
+  'events.discipline.xiangqi': '象棋',
+  'events.discipline.chess': '国际象棋',
+  'events.discipline.junqi': '军棋',
   'events.system.swiss': '积分编排制',
   'events.system.mcmahon': '麦克马洪制',
   'events.system.round_robin': '循环制',
@@ -200,6 +217,9 @@ const zh = {
   'events.table': '台次',
   'events.black': '黑方',
   'events.white': '白方',
+  'events.red': '红方',
+  'events.first': '先手',
+  'events.second': '后手',
   'events.handicap': '让子',
   'events.result': '结果',
   'events.game': '对局',
@@ -268,10 +288,21 @@ const zh = {
   'events.col.boards': '各台局分',
   'events.col.progress': '晋级',
   'events.col.best': '最佳名次',
+  'events.col.wins': '胜局数',
+  'events.col.second-mover-wins': '后手胜局数',
 };
 
 /** The text of `key` in the current language, with `{name}` filled in. */
 export const et = (key, vars) => translate({ en, zh }, key, vars);
+
+/**
+ * The two sides' column heads of an event's pairings, first mover first, as
+ * its game names them (the server's `colours`: weiqi black and white, chess
+ * white and black, xiangqi red and black).
+ */
+export function sideHeads(event) {
+  return (event.colours ?? ['black', 'white']).map((c) => et(`events.${c}`));
+}
 
 /** Every key, for the test that both languages have them all. */
 export const keys = { en: Object.keys(en), zh: Object.keys(zh) };

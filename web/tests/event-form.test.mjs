@@ -2,7 +2,7 @@
 // README and Chinese regulations write it, an unreadable one refused with a
 // message in the interface's language beside the form, and McMahon's bar
 // and floor, the handicap rule, the ruleset and komi set in the form and
-// kept by the event.
+// kept by the event; and the game offered (issue 33): a chess event.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -69,5 +69,49 @@ describe('the event form in Chinese', needsChromium(), () => {
     const presets = await olga.evaluate(() => fetch('/api/rulesets').then((r) => r.json()));
     assert.deepEqual(config.game.ruleset, presets.find((p) => p.name === 'japanese').ruleset);
     assert.equal(config.game.komi, 6.5);
+  });
+
+  it('offers the game: a chess Swiss kept by the arbiter, white first, 1-0 entered and counted 1/½/0', async () => {
+    await olga.goto(`${server.base}/events`);
+    const form = olga.locator('form[data-role=create-event]');
+    await form.waitFor();
+    await form.locator('input[name=name]').fill('国际象棋俱乐部赛');
+    await form.locator('select[name=system]').selectOption('swiss');
+    await form.locator('select[name=game]').selectOption('chess');
+    await form.locator('input[name=rounds]').fill('2');
+    await form.locator('[data-action=create-event]').click();
+    await olga.waitForURL(/\/events\/\d+$/);
+    const id = olga.url().split('/').pop();
+    const event = await olga.evaluate((i) => fetch(`/api/events/${i}`).then((r) => r.json()), id);
+    assert.equal(event.config.settings.discipline, 'chess');
+    assert.deepEqual(event.colours, ['white', 'black']);
+
+    // Two players join; the organiser starts round 1: no online game.
+    for (const name of ['pavel', 'rosa']) {
+      const page = await newPage(await newPlayerContext(browser), errors);
+      await signUp(page, server.base, name, '1k');
+      const joined = await page.evaluate((i) => fetch(`/api/events/${i}/registration`, {
+        method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}',
+      }).then((r) => r.status), id);
+      assert.equal(joined, 201);
+      await page.context().close();
+    }
+    const started = await olga.evaluate((i) => fetch(`/api/events/${i}/rounds`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}',
+    }).then((r) => r.json()), id);
+    assert.equal(started.games[0].game, null, 'chess is played elsewhere');
+
+    await olga.reload();
+    const pairings = olga.locator('table[data-role=pairings-1]');
+    await pairings.waitFor();
+    const heads = await pairings.locator('thead th').allInnerTexts();
+    assert.ok(heads.indexOf('白方') >= 0 && heads.indexOf('白方') < heads.indexOf('黑方'), heads.join('|'));
+    const choice = pairings.locator('select[name=result]');
+    assert.deepEqual((await choice.locator('option').allInnerTexts()).slice(0, 3), ['1-0', '0-1', '½-½']);
+    await choice.selectOption('1-0');
+    await pairings.locator('[data-action=enter-result]').click();
+    await pairings.locator('td[data-result]', { hasText: '1-0' }).waitFor();
+    const standings = await olga.evaluate((i) => fetch(`/api/events/${i}/standings`).then((r) => r.json()), id);
+    assert.deepEqual(standings.rows.map((r) => r.values[0]), ['1', '0']);
   });
 });

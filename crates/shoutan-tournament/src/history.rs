@@ -226,6 +226,21 @@ impl History {
         })
     }
 
+    /// The colour of the last two even games played, when it was the same
+    /// in both (a third would be three in a row).
+    pub fn colour_streak(&self, e: usize) -> Option<Color> {
+        let mut last = self.rows[e].iter().rev().filter_map(|x| match x {
+            Entry::Game(g) if g.handicap == 0 && g.result.is_some_and(PlayerResult::met) => {
+                Some(g.colour)
+            }
+            _ => None,
+        });
+        match (last.next(), last.next()) {
+            (Some(a), Some(b)) if a == b => Some(a),
+            _ => None,
+        }
+    }
+
     /// Total warnings.
     pub fn warnings(&self, e: usize) -> u32 {
         self.games(e).map(|g| g.warnings).sum()

@@ -43,11 +43,13 @@
 //! ```
 
 mod certification;
+mod discipline;
 mod error;
 pub mod file;
 pub mod formats;
 mod gotha_parameters;
 mod history;
+pub mod level_points;
 pub mod matching;
 mod mcmahon;
 mod outcome;
@@ -62,6 +64,7 @@ mod tournament;
 mod value;
 
 pub use certification::{Certification, Qualifier};
+pub use discipline::{Discipline, DisciplineRules};
 pub use error::TournamentError;
 pub use gotha_parameters::{
     DuddMode, GothaPairing, KeptElement, OpenGothaParameters, PairingModel, SeedSystem,

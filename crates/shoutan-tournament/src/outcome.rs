@@ -173,10 +173,25 @@ impl fmt::Display for Outcome {
 
 /// Text that is not a result.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "{0:?} is not a result (expected B+, W+, B+2.5, W+R, 1-0, 0-1, draw, B+F, W+F, both-lose, void or unplayed)"
-)]
-pub struct OutcomeError(pub String);
+pub enum OutcomeError {
+    /// No notation reads it.
+    #[error(
+        "{0:?} is not a result (expected B+, W+, B+2.5, W+R, 1-0, 0-1, draw, B+F, W+F, both-lose, void or unplayed)"
+    )]
+    Unknown(String),
+    /// It names weiqi's black or white in a game whose sides are others.
+    #[error(
+        "{text:?} names weiqi's colours: in {game} enter 1-0, 0-1 or draw, {first}'s score first"
+    )]
+    NotThisGamesColours {
+        /// The text.
+        text: String,
+        /// The game.
+        game: &'static str,
+        /// Its first mover's colour.
+        first: &'static str,
+    },
+}
 
 impl FromStr for Outcome {
     type Err = OutcomeError;
@@ -198,8 +213,9 @@ impl FromStr for Outcome {
             "void" | "no-result" => Outcome::Void,
             "unplayed" => Outcome::Unplayed,
             _ => {
-                let game: GameResult = s.trim().parse().map_err(|_| OutcomeError(s.to_owned()))?;
-                Outcome::from_game(&game).ok_or_else(|| OutcomeError(s.to_owned()))?
+                let unknown = || OutcomeError::Unknown(s.to_owned());
+                let game: GameResult = s.trim().parse().map_err(|_| unknown())?;
+                Outcome::from_game(&game).ok_or_else(unknown)?
             }
         };
         Ok(outcome)

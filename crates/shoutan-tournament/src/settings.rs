@@ -7,8 +7,8 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 use shoutan_rules::Rank;
 
-use crate::Certification;
 use crate::gotha_parameters::{OpenGothaParameters, PairingModel, SeedSystem};
+use crate::{Certification, Discipline};
 
 /// The pairing system (docs/spec/competition.md, "Kind of event").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -207,11 +207,16 @@ pub enum Criterion {
     Boards,
     /// Knockout and relay: still in, then out later.
     Progress,
+    /// Games won, over the board or by forfeit (胜局数).
+    Wins,
+    /// Games won over the board as the second mover: xiangqi's 后胜局数,
+    /// chess's games won with black, weiqi's wins with white.
+    SecondMoverWins,
 }
 
 impl Criterion {
     /// Every criterion with its name.
-    pub const ALL: [(Criterion, &'static str); 14] = [
+    pub const ALL: [(Criterion, &'static str); 16] = [
         (Criterion::Points, "points"),
         (Criterion::Mms, "mms"),
         (Criterion::Sb, "sb"),
@@ -226,7 +231,26 @@ impl Criterion {
         (Criterion::BoardPoints, "board-points"),
         (Criterion::Boards, "boards"),
         (Criterion::Progress, "progress"),
+        (Criterion::Wins, "wins"),
+        (Criterion::SecondMoverWins, "second-mover-wins"),
     ];
+
+    /// Whether the criterion is counted in game points (so shown on the
+    /// game's scale: halved where a win is 1).
+    #[must_use]
+    pub fn in_points(self) -> bool {
+        matches!(
+            self,
+            Criterion::Points
+                | Criterion::Sb
+                | Criterion::Sos
+                | Criterion::SosMinus1
+                | Criterion::Sosos
+                | Criterion::Sodos
+                | Criterion::Cuss
+                | Criterion::BoardPoints
+        )
+    }
 
     /// The short name used in files, the command line and table headers.
     #[must_use]
@@ -408,6 +432,9 @@ pub struct Settings {
     /// by after the last round.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub certification: Option<Certification>,
+    /// The game (weiqi unless the event says otherwise).
+    #[serde(default, skip_serializing_if = "Discipline::is_weiqi")]
+    pub discipline: Discipline,
     /// OpenGotha's parameter set, when the event came from OpenGotha or
     /// pairs as OpenGotha does (none: OpenGotha's defaults for the system).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -452,8 +479,32 @@ impl Settings {
             seed: 0,
             pairing_model: PairingModel::default(),
             certification: None,
+            discipline: Discipline::Weiqi,
             opengotha: None,
         }
+    }
+
+    /// [`Settings::new`] for an event of another game: its standings order
+    /// for an individual Swiss or round robin.
+    #[must_use]
+    pub fn for_discipline(
+        discipline: Discipline,
+        system: System,
+        teams: Option<TeamSettings>,
+    ) -> Settings {
+        let mut s = Settings::new(system, teams);
+        s.discipline = discipline;
+        if teams.is_none()
+            && let Some(criteria) = discipline.criteria(system)
+        {
+            s.criteria = criteria;
+        }
+        s
+    }
+
+    /// Whether a handicap rule is in use (a McMahon ceiling above 0).
+    pub(crate) fn uses_handicaps(&self) -> bool {
+        matches!(self.system, System::McMahon(m) if m.handicap.ceiling > 0)
     }
 
     /// The OpenGotha parameters the event pairs and exports with: its own,

@@ -6,8 +6,8 @@ use shoutan_rules::Color;
 use crate::history::{Entry, GameEntry, History};
 use crate::player::family_and_given;
 use crate::{
-    Criterion, Entrant, McMahon, PlayerId, PlayerResult, System, TieRule, Tournament, Value,
-    WithdrawnValuation, mcmahon,
+    Criterion, Discipline, Entrant, McMahon, PlayerId, PlayerResult, System, TieRule, Tournament,
+    Value, WithdrawnValuation, mcmahon,
 };
 
 /// One column of the standings: a criterion, or one board's points (the
@@ -89,6 +89,9 @@ pub struct Standings {
     pub columns: Vec<Column>,
     /// Lines in order of place.
     pub rows: Vec<Row>,
+    /// The game, for how points and colours are shown
+    /// ([`Standings::shown`]: 1/½/0 in chess).
+    pub discipline: Discipline,
 }
 
 impl Standings {
@@ -99,12 +102,16 @@ impl Standings {
     }
 
     /// A column's value for display (warnings as a count, best place as
-    /// a place).
+    /// a place, points on the game's scale: 1/½/0 in chess).
     #[must_use]
     pub fn shown(&self, row: &Row, column: usize) -> Value {
+        let value = row.values[column];
+        let scale = 2 / i64::from(self.discipline.rules().win_points);
         match self.columns[column] {
-            Column::Criterion(Criterion::Warnings) | Column::BestPlace => -row.values[column],
-            _ => row.values[column],
+            Column::Criterion(Criterion::Warnings) | Column::BestPlace => -value,
+            Column::Criterion(c) if c.in_points() => value.div_int(scale),
+            Column::Board(_) => value.div_int(scale),
+            _ => value,
         }
     }
 
@@ -189,6 +196,7 @@ impl Standings {
             rounds,
             columns,
             rows,
+            discipline: t.settings().discipline,
         }
     }
 }
@@ -439,6 +447,16 @@ impl<'a> Calc<'a> {
                 }
                 Criterion::Boards => Value::ZERO,
                 Criterion::Progress => self.progress(i),
+                Criterion::Wins => Value::int(
+                    h.games(i)
+                        .filter(|g| g.result.is_some_and(PlayerResult::is_win))
+                        .count() as i64,
+                ),
+                Criterion::SecondMoverWins => Value::int(
+                    games()
+                        .filter(|g| g.colour == Color::White && g.result == Some(PlayerResult::Win))
+                        .count() as i64,
+                ),
             },
         }
     }

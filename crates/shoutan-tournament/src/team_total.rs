@@ -87,5 +87,6 @@ pub(crate) fn standings(t: &Tournament, individual: &Standings) -> Option<Standi
         rounds: individual.rounds,
         columns,
         rows,
+        discipline: individual.discipline,
     })
 }

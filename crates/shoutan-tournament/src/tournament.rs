@@ -1234,6 +1234,9 @@ fn check_settings(s: &Settings) -> Result<(), TournamentError> {
         System::Relay if s.teams.is_none() => return bad("a relay (擂台赛) is between two teams"),
         _ => {}
     }
+    if s.uses_handicaps() && !s.discipline.rules().handicaps {
+        return bad("handicaps are a weiqi rule: set the McMahon handicap ceiling to 0");
+    }
     let format = s.teams.map(|t| t.format);
     if s.system == System::Relay
         && matches!(

@@ -10,9 +10,9 @@ use shoutan_rules::{Color, Rank};
 use shoutan_tournament::formats::report::{self, Format};
 use shoutan_tournament::formats::{csv, h9, opengotha, trf};
 use shoutan_tournament::{
-    Certification, ColourRule, Criterion, Entrant, HandicapBasis, HandicapRule, McMahon, NewPlayer,
-    Outcome, PairingModel, Ruling, Seeding, Settings, System, TeamFormat, TeamSettings, TieRule,
-    Tournament, WithdrawnValuation, file,
+    Certification, ColourRule, Criterion, Discipline, Entrant, HandicapBasis, HandicapRule,
+    McMahon, NewPlayer, PairingModel, Ruling, Seeding, Settings, System, TeamFormat, TeamSettings,
+    TieRule, Tournament, Value, WithdrawnValuation, file, level_points,
 };
 
 /// Subcommands.
@@ -117,6 +117,12 @@ pub enum Command {
         /// The player or team (number or name; teams as T1 or their name;
         /// in a team total-score event a team withdraws all its players).
         who: String,
+    },
+    /// Each player's level points (级别积分) after the event, from their
+    /// rating, by the chess room's table of the rules pages.
+    LevelPoints {
+        /// The tournament file.
+        file: PathBuf,
     },
     /// Print the standings with the crosstable.
     Standings {
@@ -246,6 +252,12 @@ pub struct NewArgs {
     /// swiss, mcmahon, round-robin, knockout, swiss-elimination, best-of, relay.
     #[arg(long)]
     system: String,
+    /// The game: weiqi (the default), xiangqi, chess or junqi. Sets how
+    /// points are shown (chess 1/½/0, the others 2/1/0), the colours'
+    /// names, strict colour alternation (chess, xiangqi) and the game's
+    /// own tie-breaks; results are entered by hand.
+    #[arg(long, default_value = "weiqi")]
+    game: String,
     /// Rounds (Swiss, McMahon).
     #[arg(long)]
     rounds: Option<u32>,
@@ -290,7 +302,7 @@ pub struct NewArgs {
     team_format: Option<String>,
     /// Standings order, comma-separated (default per system): points, mms,
     /// sb, sos, sos-1, sosos, sodos, cuss, direct, warnings, total,
-    /// board-points, boards, progress.
+    /// board-points, boards, progress, wins, second-mover-wins.
     #[arg(long, value_delimiter = ',')]
     criteria: Vec<String>,
     /// Remaining ties: shared, playoff or lots.
@@ -405,10 +417,11 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             table,
             result,
         } => change(&file, |t| {
-            let outcome: Outcome = result.parse()?;
+            let outcome = t.settings().discipline.parse_result(&result)?;
             let round = round_or_last(t, round)?;
             t.record(round, table, outcome)?;
-            Ok(format!("round {round} table {table}: {outcome}"))
+            let text = t.settings().discipline.result_text(outcome);
+            Ok(format!("round {round} table {table}: {text}"))
         }),
         Command::Warn {
             file,
@@ -466,6 +479,24 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
                 t.next_round()
             ))
         }),
+        Command::LevelPoints { file } => {
+            let t = load(&file)?;
+            let after = level_points::after_event(&t);
+            let level = |v| level_points::level(v).map_or("-".to_owned(), |l| format!("{l}级"));
+            for (p, points) in t.players().iter().zip(after) {
+                let before = Value::int(p.rating.map_or(0, i64::from));
+                println!(
+                    "{:4}  {:<24} {:>8} → {:>8} ({:+}) {}",
+                    p.id.to_string(),
+                    p.name,
+                    before.to_f64(),
+                    points.to_f64(),
+                    (points - before).to_f64(),
+                    level(points)
+                );
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Standings {
             file,
             after,
@@ -690,7 +721,13 @@ fn new(a: NewArgs) -> anyhow::Result<ExitCode> {
         }
         (None, _) => None,
     };
-    let mut s = Settings::new(system, teams);
+    let discipline = Discipline::from_name(&a.game).ok_or_else(|| {
+        anyhow::anyhow!(
+            "unknown game {:?} (expected weiqi, xiangqi, chess or junqi)",
+            a.game
+        )
+    })?;
+    let mut s = Settings::for_discipline(discipline, system, teams);
     s.rounds = a.rounds;
     if !a.criteria.is_empty() {
         s.criteria = a

@@ -525,3 +525,59 @@ fn team_options_are_checked() {
     ]);
     assert!(ok(&["show", e]).contains("- teams: per-match (2 boards)"));
 }
+
+/// A chess round robin kept by hand: `--game chess` counts 1/½/0, writes
+/// the first mover as white, and `level-points` carries each player's
+/// points (from the rating) through the chess room's table.
+#[test]
+fn a_chess_event_by_hand() {
+    let d = Dir::new("chess");
+    let ev = d.path("club.json");
+    let ev = ev.to_str().unwrap();
+    ok(&[
+        "new",
+        ev,
+        "--name",
+        "Club",
+        "--system",
+        "round-robin",
+        "--game",
+        "chess",
+    ]);
+    for (name, rating) in [("Ma", "1500"), ("Niu", "1540")] {
+        ok(&["players", "add", ev, "--name", name, "--rating", rating]);
+    }
+    let r1 = ok(&["pair", ev]);
+    assert!(r1.contains("round 1"), "{r1}");
+    ok(&["result", ev, "--table", "1", "1-0"]);
+    let standings = ok(&["standings", ev]);
+    assert!(
+        standings.contains("| 1 |") && standings.contains("+/w"),
+        "{standings}"
+    );
+    let points = ok(&["level-points", ev]);
+    // The first mover won: 1500 beat 1540 (+14) or 1540 beat 1500 (+10 − 3.2 = 6.8).
+    let first = r1
+        .lines()
+        .find(|l| l.contains("Ma") && l.contains("Niu"))
+        .unwrap_or(&r1);
+    let ma_first = first.find("Ma").unwrap() < first.find("Niu").unwrap();
+    let want = if ma_first { "1514" } else { "1546.8" };
+    assert!(points.contains(want), "{first}\n{points}");
+    let bad = d.path("bad.json");
+    let out = shoutan(&[
+        "new",
+        bad.to_str().unwrap(),
+        "--name",
+        "X",
+        "--system",
+        "swiss",
+        "--rounds",
+        "3",
+        "--game",
+        "bridge",
+    ]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown game \"bridge\""));
+    assert!(!bad.exists());
+}

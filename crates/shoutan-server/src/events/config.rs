@@ -6,7 +6,8 @@
 use serde::{Deserialize, Serialize};
 use shoutan_clock::TimeOutRule;
 use shoutan_tournament::{
-    Certification, ColourRule, Criterion, Settings, System, TeamSettings, TieRule, Tournament,
+    Certification, ColourRule, Criterion, Discipline, Settings, System, TeamSettings, TieRule,
+    Tournament,
 };
 
 use crate::error::{ApiError, ErrorCode};
@@ -28,6 +29,11 @@ pub struct EventRequest {
     /// The pairing system, as the tournament crate writes it
     /// (`{"kind": "swiss"}`, `{"kind": "knockout", "losses": 1}`, …).
     pub system: System,
+    /// The game: `weiqi` (the default), `xiangqi`, `chess` or `junqi`.
+    /// Other games than weiqi are played elsewhere: their rounds create no
+    /// online games and the arbiters enter the results.
+    #[serde(default)]
+    pub game: Option<String>,
     /// Planned rounds (Swiss-like systems).
     #[serde(default)]
     pub rounds: Option<u32>,
@@ -132,7 +138,16 @@ impl EventRequest {
                 format!("an event's name has 1 to {MAX_NAME} characters"),
             ));
         }
-        let mut settings = Settings::new(self.system, self.teams);
+        let discipline = match &self.game {
+            None => Discipline::Weiqi,
+            Some(name) => Discipline::from_name(name).ok_or_else(|| {
+                bad(
+                    ErrorCode::BadSystem,
+                    format!("unknown game {name:?} (expected weiqi, xiangqi, chess or junqi)"),
+                )
+            })?,
+        };
+        let mut settings = Settings::for_discipline(discipline, self.system, self.teams);
         settings.rounds = self.rounds;
         if let Some(names) = &self.tie_breaks {
             settings.criteria = names

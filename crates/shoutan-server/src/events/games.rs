@@ -63,13 +63,17 @@ pub async fn for_round(
 }
 
 /// The game to create for one pairing of round `round` (also when an
-/// arbiter orders it replayed), if both its players play online.
+/// arbiter orders it replayed), if both its players play online and the
+/// event's game is one Shoutan hosts.
 pub async fn for_pairing(
     store: &dyn Store,
     event: &Event,
     round: u32,
     g: &Game,
 ) -> Result<Option<(NewTournamentGame, GameSettings)>, ApiError> {
+    if !event.tournament.settings().discipline.rules().online {
+        return Ok(None);
+    }
     let (Some(b), Some(w)) = (event.account(g.black), event.account(g.white)) else {
         return Ok(None);
     };

@@ -441,13 +441,13 @@ async fn result(
     Body(body): Body<ResultBody>,
 ) -> Result<Json<views::EventView>, ApiError> {
     let (round, table) = (p.number("round")?, p.number("table")?);
-    let outcome = body
-        .result
-        .parse()
-        .map_err(|e: shoutan_tournament::OutcomeError| {
-            ApiError::bad_request(ErrorCode::BadResult, e.to_string())
-        })?;
-    run(&app, &user, &p, |_| {
+    run(&app, &user, &p, |event| {
+        let outcome = event
+            .tournament
+            .settings()
+            .discipline
+            .parse_result(&body.result)
+            .map_err(|e| ApiError::bad_request(ErrorCode::BadResult, e.to_string()))?;
         Ok(Action::Result {
             round,
             table,

@@ -170,6 +170,10 @@ pub struct EventView {
     pub arbiters: Vec<Person>,
     /// The settings.
     pub config: EventConfig,
+    /// The sides of a game as the event's game names them, first mover
+    /// first (`["black", "white"]`; chess `["white", "black"]`; xiangqi
+    /// `["red", "black"]`): the pairings' `black` is the first mover.
+    pub colours: [&'static str; 2],
     /// Every player.
     pub players: Vec<PlayerView>,
     /// Every team.
@@ -235,7 +239,9 @@ pub fn round(e: &Event, r: &Round) -> RoundView {
                 black: side(e, g.black),
                 white: side(e, g.white),
                 handicap: g.handicap,
-                result: g.outcome.map(|o| o.to_string()),
+                result: g
+                    .outcome
+                    .map(|o| e.tournament.settings().discipline.result_text(o)),
                 warnings: g.warnings,
                 game: e.games.get(&(r.number, g.table)).copied(),
                 team_match: g.board.map(|(m, _)| m + 1),
@@ -302,6 +308,7 @@ pub fn event(e: &Event, viewer: Option<UserId>, now: i64) -> EventView {
         organiser: e.organiser.clone(),
         arbiters: e.arbiters.clone(),
         config: e.config.clone(),
+        colours: t.settings().discipline.rules().colours,
         players: t
             .players()
             .iter()
@@ -536,6 +543,7 @@ pub struct CrosstableView {
 #[must_use]
 pub fn crosstable(s: &Standings) -> CrosstableView {
     let place_of = |e: Entrant| s.row(e).map_or(0, |r| r.place);
+    let letters = s.discipline.rules().colour_letters();
     CrosstableView {
         rounds: s.rounds,
         columns: s.columns.iter().map(|c| c.header()).collect(),
@@ -546,7 +554,11 @@ pub fn crosstable(s: &Standings) -> CrosstableView {
                 place: r.place,
                 shared: r.shared,
                 name: r.name.clone(),
-                cells: r.cells.iter().map(|c| cell_text(c, &place_of)).collect(),
+                cells: r
+                    .cells
+                    .iter()
+                    .map(|c| cell_text(c, &place_of, letters))
+                    .collect(),
                 wins: wins(r),
                 values: values(s, r),
             })

@@ -1242,7 +1242,69 @@ async fn a_rank_certification_raises_the_declared_rank(backend: Backend) {
     assert!(log.body.contains("\"certify\""), "{}", log.body);
 }
 
+/// A chess event: played elsewhere, so its round creates no online game;
+/// the arbiter enters the result, and the standings count 1/½/0 in
+/// chess's own order. An unknown game is refused.
+async fn a_chess_event_records_results_entered_by_the_arbiter(backend: Backend) {
+    let Some(server) = TestServer::new(backend, config()).await else {
+        return;
+    };
+    let organiser = server.player("organiser", "2d").await;
+    let unknown = organiser
+        .post(
+            "/api/events",
+            json!({"name": "Bridge", "system": {"kind": "swiss"}, "rounds": 2, "game": "bridge"}),
+        )
+        .await;
+    assert_eq!(unknown.status, 400, "{}", unknown.body);
+    assert_eq!(unknown.json["error"], "bad_system", "{}", unknown.body);
+    let id = create_event(
+        &organiser,
+        json!({"name": "Club chess", "system": {"kind": "swiss"}, "rounds": 2, "game": "chess"}),
+    )
+    .await;
+    register(&server, id, &["anna", "boris", "carl", "dora"]).await;
+    let started = organiser
+        .post(&format!("/api/events/{id}/rounds"), json!({}))
+        .await;
+    assert_eq!(started.status, 201, "{}", started.body);
+    for g in started.json["games"].as_array().unwrap() {
+        assert!(g["game"].is_null(), "an online game for chess: {g}");
+    }
+    // Chess's first mover is white: "W+" would name the wrong side.
+    let colour = organiser
+        .post(
+            &format!("/api/events/{id}/rounds/1/tables/1/result"),
+            json!({"result": "W+"}),
+        )
+        .await;
+    assert_eq!(colour.status, 400, "{}", colour.body);
+    assert_eq!(colour.json["error"], "bad_result");
+    for (table, result) in [(1, "1-0"), (2, "draw")] {
+        let done = organiser
+            .post(
+                &format!("/api/events/{id}/rounds/1/tables/{table}/result"),
+                json!({ "result": result }),
+            )
+            .await;
+        assert_eq!(done.status, 200, "{}", done.body);
+    }
+    let standings = organiser.get(&format!("/api/events/{id}/standings")).await;
+    assert_eq!(
+        standings.json["columns"],
+        json!(["POINTS", "SOS", "SB", "WINS", "SECOND-MOVER-WINS"]),
+        "{}",
+        standings.body
+    );
+    let points: Vec<String> = standing_rows(&standings.json)
+        .into_iter()
+        .map(|(_, _, values)| values[0].clone())
+        .collect();
+    assert_eq!(points, ["1", "0.5", "0.5", "0"], "{}", standings.body);
+}
+
 crate::for_both_backends!(
+    a_chess_event_records_results_entered_by_the_arbiter,
     the_lobby_socket_says_when_an_event_changes,
     standings_show_the_round_in_progress,
     a_rank_certification_raises_the_declared_rank,

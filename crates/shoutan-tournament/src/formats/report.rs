@@ -1,7 +1,8 @@
 //! Standings, crosstables and pairings for people: HTML (one
 //! self-contained page to print or publish) and Markdown (for a club site
 //! or a chat). Crosstable cells use the EGF notation: opponent's place,
-//! `+`/`-`/`=`, then `/b` or `/w` and the handicap (`12+/w2`); `!` marks a
+//! `+`/`-`/`=`, then the colour's letter (`/b` or `/w` in weiqi and chess,
+//! `/r` or `/b` in xiangqi) and the handicap (`12+/w2`); `!` marks a
 //! forfeit, `0+`/`0=`/`0-` a bye, rest or absence.
 
 use std::fmt::Write;
@@ -17,9 +18,10 @@ pub enum Format {
     Markdown,
 }
 
-/// One crosstable cell in EGF notation, given each entrant's place.
+/// One crosstable cell in EGF notation, given each entrant's place and the
+/// letters of the game's colours (first mover's first).
 #[must_use]
-pub fn cell_text(cell: &Cell, place_of: &dyn Fn(Entrant) -> u32) -> String {
+pub fn cell_text(cell: &Cell, place_of: &dyn Fn(Entrant) -> u32, letters: [char; 2]) -> String {
     match cell {
         Cell::Game {
             opponent,
@@ -38,8 +40,8 @@ pub fn cell_text(cell: &Cell, place_of: &dyn Fn(Entrant) -> u32) -> String {
                 None => ("?", ""),
             };
             let c = match colour {
-                shoutan_rules::Color::Black => 'b',
-                shoutan_rules::Color::White => 'w',
+                shoutan_rules::Color::Black => letters[0],
+                shoutan_rules::Color::White => letters[1],
             };
             let h = if *handicap > 0 {
                 handicap.to_string()
@@ -185,6 +187,7 @@ fn withdrawn_text(row: &crate::Row) -> String {
 
 fn individual_standings(t: &Tournament, s: &Standings, title: &str, format: Format) -> String {
     let place_of = |e: Entrant| s.row(e).map_or(0, |r| r.place);
+    let letters = s.discipline.rules().colour_letters();
     let mut head: Vec<String> = vec!["Pl".into(), "Name".into(), "Rank".into(), "From".into()];
     head.extend(s.columns.iter().map(|c| c.header()));
     head.extend((1..=s.rounds).map(|r| format!("R{r}")));
@@ -195,7 +198,7 @@ fn individual_standings(t: &Tournament, s: &Standings, title: &str, format: Form
             let (rank, from) = describe(t, row.entrant);
             let mut line = vec![place_text(row), withdrawn_text(row), rank, from];
             line.extend((0..s.columns.len()).map(|k| s.shown(row, k).to_string()));
-            line.extend(row.cells.iter().map(|c| cell_text(c, &place_of)));
+            line.extend(row.cells.iter().map(|c| cell_text(c, &place_of, letters)));
             line
         })
         .collect();
@@ -217,7 +220,14 @@ pub fn pairings(t: &Tournament, round: u32, format: Format) -> String {
             None => x.name.clone(),
         })
     };
-    let head: Vec<String> = ["Table", "Black", "White", "Handicap", "Colours", "Result"]
+    // The first mover's column first, named as the game names it.
+    let [first, second] = t.settings().discipline.rules().colours.map(|c| {
+        let mut chars = c.chars();
+        chars.next().map_or_else(String::new, |f| {
+            f.to_uppercase().chain(chars).collect::<String>()
+        })
+    });
+    let head: Vec<String> = ["Table", &first, &second, "Handicap", "Colours", "Result"]
         .iter()
         .map(|s| (*s).to_owned())
         .collect();
@@ -252,7 +262,8 @@ pub fn pairings(t: &Tournament, round: u32, format: Format) -> String {
                     String::new()
                 },
                 colours,
-                g.outcome.map_or_else(String::new, |o| o.to_string()),
+                g.outcome
+                    .map_or_else(String::new, |o| t.settings().discipline.result_text(o)),
             ]
         })
         .collect();

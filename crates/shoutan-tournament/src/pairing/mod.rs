@@ -76,9 +76,11 @@ pub(crate) fn seed_order(t: &Tournament, round: u32) -> Vec<usize> {
 }
 
 /// Colours of an even game between entrants `a` (placed higher) and `b`:
-/// nigiri when the organiser asks (individual events), otherwise fewer
-/// blacks so far takes black, then the one who had white last, then `a`
-/// takes black on odd tables and white on even ones.
+/// nigiri when the organiser asks (individual events), otherwise, where the
+/// game forbids a colour three times running, the one who had a colour
+/// twice takes the other; then fewer blacks so far takes black, then the
+/// one who had white last, then `a` takes black on odd tables and white on
+/// even ones.
 pub(crate) fn even_colours(
     t: &Tournament,
     history: &History,
@@ -92,7 +94,17 @@ pub(crate) fn even_colours(
         return (black.0, white.0, choice);
     }
     let (ba, bb) = (history.colour_balance(a), history.colour_balance(b));
-    let a_black = if ba != bb {
+    let streaks = if t.settings().discipline.rules().no_third_colour_in_a_row {
+        (history.colour_streak(a), history.colour_streak(b))
+    } else {
+        (None, None)
+    };
+    let a_black = if let (Some(c), _) | (None, Some(c)) = streaks
+        && streaks.0 != streaks.1
+    {
+        // The one on a streak of `c` takes the other colour.
+        (streaks.0 == Some(c)) == (c == Color::White)
+    } else if ba != bb {
         ba < bb
     } else {
         match (history.last_colour(a), history.last_colour(b)) {

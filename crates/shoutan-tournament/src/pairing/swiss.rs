@@ -124,6 +124,7 @@ pub(crate) fn draft(t: &Tournament, number: u32) -> Result<Draft, TournamentErro
                 met,
                 balance: history.colour_balance(i),
                 last: history.last_colour(i),
+                streak: history.colour_streak(i),
                 float: last_float(&history, &before, i),
                 club,
                 country,
@@ -145,6 +146,7 @@ pub(crate) fn draft(t: &Tournament, number: u32) -> Result<Draft, TournamentErro
         avoid_country: t.settings().avoid_same_country,
         avoid_team: t.settings().avoid_teammates,
         balance_colours: true,
+        no_third_colour_in_a_row: t.settings().discipline.rules().no_third_colour_in_a_row,
         handicap: mcmahon.map(|m| m.handicap).filter(|h| h.ceiling > 0),
     };
     let pairs = weights::pair(&seats, &rules).ok_or(TournamentError::FieldSize {

@@ -49,6 +49,8 @@ pub(crate) struct Seat {
     pub balance: i32,
     /// Colour of the last even game.
     pub last: Option<Color>,
+    /// The colour of the last two even games, when both were the same.
+    pub streak: Option<Color>,
     /// Last round's float: 1 up (met a higher score), −1 down, 0 none.
     pub float: i8,
     /// Club and country codes (0: none).
@@ -80,6 +82,9 @@ pub(crate) struct Rules {
     pub avoid_team: bool,
     /// Colours matter for pairs with no handicap.
     pub balance_colours: bool,
+    /// Nobody gets one colour three games running while avoidable (chess,
+    /// xiangqi): two players due the same colour by a streak clash.
+    pub no_third_colour_in_a_row: bool,
     /// Handicaps (McMahon), from the seats' `handicap_key` difference.
     pub handicap: Option<HandicapRule>,
 }
@@ -155,7 +160,11 @@ impl Field<'_> {
         p.handicap = u64::from(h);
         if self.rules.balance_colours && h == 0 {
             let same = (a.balance > 0 && b.balance > 0) || (a.balance < 0 && b.balance < 0);
-            p.clash = (a.balance >= 2 && b.balance >= 2) || (a.balance <= -2 && b.balance <= -2);
+            p.clash = (a.balance >= 2 && b.balance >= 2)
+                || (a.balance <= -2 && b.balance <= -2)
+                || (self.rules.no_third_colour_in_a_row
+                    && a.streak.is_some()
+                    && a.streak == b.streak);
             p.colour = if same {
                 2
             } else {
@@ -472,6 +481,7 @@ mod tests {
             avoid_country: false,
             avoid_team: false,
             balance_colours: true,
+            no_third_colour_in_a_row: false,
             handicap: None,
         }
     }
@@ -551,6 +561,7 @@ mod tests {
                 order: i as u32,
                 balance: rng.i32(-2..=2),
                 last: [None, Some(Color::Black), Some(Color::White)][rng.usize(0..3)],
+                streak: [None, Some(Color::Black), Some(Color::White)][rng.usize(0..3)],
                 float: rng.i8(-1..=1),
                 club: rng.u32(0..6),
                 country: rng.u32(0..3),
@@ -608,6 +619,7 @@ mod tests {
                 avoid_country: seed % 5 == 0,
                 avoid_team: seed % 7 == 0,
                 balance_colours: true,
+                no_third_colour_in_a_row: seed % 6 == 0,
                 handicap: (seed % 4 == 0).then_some(HandicapRule {
                     basis: crate::HandicapBasis::Mms,
                     correction: 1,
