@@ -17,6 +17,12 @@ use crate::{
 /// second on one core, of 20,000 two to four (`bench pairing`).
 pub const MAX_FIELD: usize = 20_000;
 
+/// The most entrants a round paired as OpenGotha pairs (an imported event,
+/// or `PairingModel::OpenGotha`): its weights are matched over the complete
+/// graph, as OpenGotha does, so time and memory grow with the square of
+/// the field and more (2,000 players take up to half a minute a round).
+pub const MAX_OPENGOTHA_FIELD: usize = 4096;
+
 /// A tournament: its settings, entrants, rounds and the arbiter's notes.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Tournament {

@@ -405,3 +405,28 @@ fn a_players_registration_is_typed() {
     );
     assert_eq!(p.registration.rating_origin.as_deref(), Some("INI"));
 }
+
+/// OpenGotha's pairing matches every pair of the field, as OpenGotha does,
+/// so it has its own budget: a field above 4,096 is refused with the way
+/// out named, and nothing changes. Shoutan's pairing takes the same field.
+#[test]
+fn opengotha_pairing_refuses_a_field_it_cannot_match_in_time() {
+    let build = |model| {
+        let mut settings = Settings::new(System::Swiss, None);
+        settings.rounds = Some(3);
+        settings.pairing_model = model;
+        let mut t = shoutan_tournament::Tournament::new("Open", settings).unwrap();
+        for p in shoutan_tournament::sim::field(shoutan_tournament::MAX_OPENGOTHA_FIELD + 2, 3) {
+            t.add_player(p).unwrap();
+        }
+        t
+    };
+    let mut t = build(PairingModel::OpenGotha);
+    let before = t.clone();
+    let err = t.pair_next_round().unwrap_err().to_string();
+    assert!(err.contains("more than 4,096 entrants"), "{err}");
+    assert!(err.contains("Shoutan's pairing"), "{err}");
+    assert_eq!(t, before);
+    let mut t = build(PairingModel::Shoutan);
+    assert_eq!(t.pair_next_round().unwrap().games.len(), 2049);
+}
