@@ -141,7 +141,7 @@ export function eventListPage(root) {
       replace(list, ...(events.length ? events.map((e) => h('div.card.event-item', { dataset: { event: String(e.id) } },
         h('div', null,
           h('a', { href: `/events/${e.id}`, dataset: { link: '' } }, e.name),
-          h('div.muted', null, `${et(`events.system.${e.system}`)} · ${et('events.by', { name: e.organiser.name })}`)),
+          h('div.muted', null, `${e.game && e.game !== 'weiqi' ? `${et(`events.discipline.${e.game}`)} · ` : ''}${et(`events.system.${e.system}`)} · ${et('events.by', { name: e.organiser.name })}`)),
         h('div.muted', null, `${e.players} ${et('events.players').toLowerCase()} · ${e.rounds_paired ? et('events.round', { n: e.rounds_paired }) : et('events.notStarted')}`)))
         : [h('p.empty', null, et('events.none'))]));
     } catch (err) {

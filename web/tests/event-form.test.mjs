@@ -84,6 +84,8 @@ describe('the event form in Chinese', needsChromium(), () => {
     const id = olga.url().split('/').pop();
     const event = await olga.evaluate((i) => fetch(`/api/events/${i}`).then((r) => r.json()), id);
     assert.equal(event.config.settings.discipline, 'chess');
+    const listed = await olga.evaluate(() => fetch('/api/events').then((r) => r.json()));
+    assert.equal(listed.find((e) => String(e.id) === id).game, 'chess');
     assert.deepEqual(event.colours, ['white', 'black']);
 
     // Two players join; the organiser starts round 1: no online game.
@@ -113,5 +115,9 @@ describe('the event form in Chinese', needsChromium(), () => {
     await pairings.locator('td[data-result]', { hasText: '1-0' }).waitFor();
     const standings = await olga.evaluate((i) => fetch(`/api/events/${i}/standings`).then((r) => r.json()), id);
     assert.deepEqual(standings.rows.map((r) => r.values[0]), ['1', '0']);
+
+    // The events' lobby names the game of an event that is not weiqi.
+    await olga.goto(`${server.base}/events`);
+    await olga.locator(`[data-event="${id}"]`, { hasText: '国际象棋 · 积分编排制' }).waitFor();
   });
 });

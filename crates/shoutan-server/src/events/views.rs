@@ -22,6 +22,8 @@ pub struct EventSummary {
     pub name: String,
     /// The system's kind (`swiss`, `knockout`, …).
     pub system: String,
+    /// The game (`weiqi`, `xiangqi`, `chess`, `junqi`).
+    pub game: &'static str,
     /// The organiser.
     pub organiser: Person,
     /// Players registered.
@@ -207,6 +209,7 @@ pub fn summary(e: &Event) -> EventSummary {
         id: e.id,
         name: e.config.name.clone(),
         system: system_name(e.config.settings.system).into(),
+        game: e.config.settings.discipline.rules().name,
         organiser: e.organiser.clone(),
         players: e.tournament.players().len(),
         rounds_paired: e.tournament.rounds().len(),
