@@ -7,9 +7,11 @@
 //! are written `30K`…`1K`, `1D`…`9D`, `1P`…`9P`; results are
 //! `RESULT_BLACKWINS`, `RESULT_WHITEWINS`, `RESULT_EQUAL`,
 //! `RESULT_BOTHLOSE`, `RESULT_UNKNOWN`, with `_BYDEF` for results without
-//! a game. Names: Shoutan keeps one name; the first word is written as
-//! OpenGotha's family name and the rest as the first name, and importing
-//! joins them back.
+//! a game. Names: Shoutan keeps one name; importing joins OpenGotha's
+//! family and first names and keeps the family name where it is not the
+//! first word; exporting splits them back (at the first word otherwise).
+//! Every other field of a player (rating origin, licences, grade,
+//! `smmsCorrection`, registration status) is kept in its `Registration`.
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
