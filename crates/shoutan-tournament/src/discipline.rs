@@ -9,6 +9,8 @@
 //! [`shoutan_rules::Color::Black`] (weiqi's black, xiangqi's red, chess's
 //! white); the rules say how players name and count them.
 
+use std::str::FromStr;
+
 use serde::{Deserialize, Serialize};
 use shoutan_rules::Color;
 
@@ -54,6 +56,30 @@ pub struct DisciplineRules {
     pub swiss_criteria: &'static [Criterion],
     /// The standings order of a round robin (empty: the system's).
     pub round_robin_criteria: &'static [Criterion],
+}
+
+/// A name that is not a game of the event manager.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown game {0:?} (expected weiqi, xiangqi, chess or junqi)")]
+pub struct DisciplineError(pub String);
+
+impl FromStr for Discipline {
+    type Err = DisciplineError;
+
+    /// `weiqi` (or `go`), `xiangqi`, `chess`, `junqi`, or the Chinese name.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let name = s.trim().to_lowercase();
+        if name == "go" {
+            return Ok(Discipline::Weiqi);
+        }
+        Discipline::ALL
+            .into_iter()
+            .find(|d| {
+                let r = d.rules();
+                r.name == name || r.chinese == name
+            })
+            .ok_or_else(|| DisciplineError(s.to_owned()))
+    }
 }
 
 impl DisciplineRules {
@@ -138,20 +164,6 @@ impl Discipline {
         }
     }
 
-    /// The discipline of a name (`weiqi`, `go`, `xiangqi`, `chess`, `junqi`,
-    /// or the Chinese).
-    #[must_use]
-    pub fn from_name(name: &str) -> Option<Discipline> {
-        let name = name.trim().to_lowercase();
-        if name == "go" {
-            return Some(Discipline::Weiqi);
-        }
-        Discipline::ALL.into_iter().find(|d| {
-            let r = d.rules();
-            r.name == name || r.chinese == name
-        })
-    }
-
     /// A result as an arbiter enters it for this game. A game whose colours
     /// are weiqi's takes every notation [`Outcome`] reads; the others take
     /// only the colour-free ones (`1-0`, `0-1`, `draw`, `+:-`, …: the first
@@ -219,11 +231,14 @@ mod tests {
     #[test]
     fn names_come_back() {
         for d in Discipline::ALL {
-            assert_eq!(Discipline::from_name(d.rules().name), Some(d));
-            assert_eq!(Discipline::from_name(d.rules().chinese), Some(d));
+            assert_eq!(d.rules().name.parse(), Ok(d));
+            assert_eq!(d.rules().chinese.parse(), Ok(d));
         }
-        assert_eq!(Discipline::from_name("Go"), Some(Discipline::Weiqi));
-        assert_eq!(Discipline::from_name("bridge"), None);
+        assert_eq!("Go".parse(), Ok(Discipline::Weiqi));
+        assert_eq!(
+            "bridge".parse::<Discipline>().unwrap_err().to_string(),
+            "unknown game \"bridge\" (expected weiqi, xiangqi, chess or junqi)"
+        );
     }
 
     /// Chess's white moves first: "white" or "W+" in a chess event would

@@ -208,17 +208,10 @@ impl History {
             .count()
     }
 
-    /// Blacks minus whites over even games that were played.
-    pub fn colour_balance(&self, e: usize) -> i32 {
-        self.games(e)
-            .filter(|g| g.handicap == 0 && g.result.is_some_and(PlayerResult::met))
-            .map(|g| if g.colour == Color::Black { 1 } else { -1 })
-            .sum()
-    }
-
-    /// The colour of the last even game played.
-    pub fn last_colour(&self, e: usize) -> Option<Color> {
-        self.rows[e].iter().rev().find_map(|x| match x {
+    /// The colours held in even games that were played, the last first:
+    /// what colour allocation reads.
+    fn even_colours_from_last(&self, e: usize) -> impl Iterator<Item = Color> + '_ {
+        self.rows[e].iter().rev().filter_map(|x| match x {
             Entry::Game(g) if g.handicap == 0 && g.result.is_some_and(PlayerResult::met) => {
                 Some(g.colour)
             }
@@ -226,15 +219,22 @@ impl History {
         })
     }
 
+    /// Blacks minus whites over even games that were played.
+    pub fn colour_balance(&self, e: usize) -> i32 {
+        self.even_colours_from_last(e)
+            .map(|c| if c == Color::Black { 1 } else { -1 })
+            .sum()
+    }
+
+    /// The colour of the last even game played.
+    pub fn last_colour(&self, e: usize) -> Option<Color> {
+        self.even_colours_from_last(e).next()
+    }
+
     /// The colour of the last two even games played, when it was the same
     /// in both (a third would be three in a row).
     pub fn colour_streak(&self, e: usize) -> Option<Color> {
-        let mut last = self.rows[e].iter().rev().filter_map(|x| match x {
-            Entry::Game(g) if g.handicap == 0 && g.result.is_some_and(PlayerResult::met) => {
-                Some(g.colour)
-            }
-            _ => None,
-        });
+        let mut last = self.even_colours_from_last(e);
         match (last.next(), last.next()) {
             (Some(a), Some(b)) if a == b => Some(a),
             _ => None,

@@ -64,7 +64,7 @@ mod tournament;
 mod value;
 
 pub use certification::{Certification, Qualifier};
-pub use discipline::{Discipline, DisciplineRules};
+pub use discipline::{Discipline, DisciplineError, DisciplineRules};
 pub use error::TournamentError;
 pub use gotha_parameters::{
     DuddMode, GothaPairing, KeptElement, OpenGothaParameters, PairingModel, SeedSystem,

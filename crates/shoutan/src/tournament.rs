@@ -721,12 +721,7 @@ fn new(a: NewArgs) -> anyhow::Result<ExitCode> {
         }
         (None, _) => None,
     };
-    let discipline = Discipline::from_name(&a.game).ok_or_else(|| {
-        anyhow::anyhow!(
-            "unknown game {:?} (expected weiqi, xiangqi, chess or junqi)",
-            a.game
-        )
-    })?;
+    let discipline: Discipline = a.game.parse()?;
     let mut s = Settings::for_discipline(discipline, system, teams);
     s.rounds = a.rounds;
     if !a.criteria.is_empty() {

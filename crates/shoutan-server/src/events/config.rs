@@ -6,8 +6,8 @@
 use serde::{Deserialize, Serialize};
 use shoutan_clock::TimeOutRule;
 use shoutan_tournament::{
-    Certification, ColourRule, Criterion, Discipline, Settings, System, TeamSettings, TieRule,
-    Tournament,
+    Certification, ColourRule, Criterion, Discipline, DisciplineError, Settings, System,
+    TeamSettings, TieRule, Tournament,
 };
 
 use crate::error::{ApiError, ErrorCode};
@@ -140,12 +140,9 @@ impl EventRequest {
         }
         let discipline = match &self.game {
             None => Discipline::Weiqi,
-            Some(name) => Discipline::from_name(name).ok_or_else(|| {
-                bad(
-                    ErrorCode::BadSystem,
-                    format!("unknown game {name:?} (expected weiqi, xiangqi, chess or junqi)"),
-                )
-            })?,
+            Some(name) => name
+                .parse()
+                .map_err(|e: DisciplineError| bad(ErrorCode::BadSystem, e.to_string()))?,
         };
         let mut settings = Settings::for_discipline(discipline, self.system, self.teams);
         settings.rounds = self.rounds;
