@@ -10,6 +10,7 @@ use std::time::Duration;
 use axum::extract::State;
 use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::response::Response;
+use futures_util::SinkExt;
 use serde::{Deserialize, Serialize};
 use shoutan_rules::Rank;
 use shoutan_store::{Challenge, GameId, TournamentId, User, UserId};
@@ -246,13 +247,37 @@ enum Notice {
     Seekers(Arc<Seekers>),
 }
 
+/// A notice as every lobby socket receives it: its frame is written once,
+/// by the first socket that sends it, and the text shared by the others
+/// (a round of a thousand boards starting is a thousand notices to each of
+/// thousands of sockets).
+#[derive(Debug)]
+struct Shared {
+    notice: Notice,
+    text: OnceLock<Option<Message>>,
+}
+
+impl Shared {
+    /// The frame as every viewer who may see it gets it (`None`: one
+    /// connection's own, or a frame that cannot be written).
+    fn message(&self) -> Option<Message> {
+        self.text
+            .get_or_init(|| notice_frame(&self.notice)?.message())
+            .clone()
+    }
+}
+
+/// Notices a lobby socket may fall behind before it is told to `resync`: a
+/// round of 2,000 boards starting at once, with room to spare.
+const NOTICES_BEHIND: usize = 4096;
+
 /// The lobby's hub.
 pub struct Lobby {
     /// Live games a snapshot lists (the newest; the viewer's own come
     /// besides): a lobby of thousands of games must not cost every visitor
     /// the whole list. The rest are paged over `GET /api/games`.
     snapshot_games: usize,
-    notices: broadcast::Sender<Notice>,
+    notices: broadcast::Sender<Arc<Shared>>,
     live: Mutex<BTreeMap<GameId, LiveGameView>>,
     /// Where this instance's changes go for the other instances.
     relay: OnceLock<mpsc::UnboundedSender<LobbyNotice>>,
@@ -267,7 +292,7 @@ impl Lobby {
     pub fn new(snapshot_games: usize) -> Lobby {
         Lobby {
             snapshot_games,
-            notices: broadcast::channel(1024).0,
+            notices: broadcast::channel(NOTICES_BEHIND).0,
             live: Mutex::new(BTreeMap::new()),
             relay: OnceLock::new(),
             stale_events: OnceLock::new(),
@@ -340,7 +365,10 @@ impl Lobby {
             LobbyNotice::Paired { seek, game } => Notice::Paired { seek, game },
             LobbyNotice::Seekers { seekers } => Notice::Seekers(Arc::new(seekers)),
         };
-        let _ = self.notices.send(notice);
+        let _ = self.notices.send(Arc::new(Shared {
+            notice,
+            text: OnceLock::new(),
+        }));
     }
 
     /// An event changed here.
@@ -576,6 +604,11 @@ pub async fn lobby_ws(
         }))
 }
 
+/// Notices written to a lobby socket at once, at most.
+const BATCH: usize = 64;
+/// The least time between two writes of notices to a lobby socket: a
+/// notice after a quiet spell goes at once, a burst in one write a tick.
+const WRITE_SPACING: Duration = Duration::from_millis(100);
 /// Seek or cancel messages a lobby connection may send per window.
 const SEEK_BURST: u32 = 10;
 /// Their window.
@@ -610,7 +643,7 @@ impl LobbyConnection {
         &mut self,
         mut socket: WebSocket,
         snapshot: LobbyFrame<'static>,
-        mut notices: broadcast::Receiver<Notice>,
+        mut notices: broadcast::Receiver<Arc<Shared>>,
     ) {
         if !send(&mut socket, &snapshot).await {
             return;
@@ -618,6 +651,8 @@ impl LobbyConnection {
         drop(snapshot);
         let viewer = self.user.as_ref().map(|u| u.id);
         let mut ping = tokio::time::interval(automatch::RENEW_EVERY);
+        let now = tokio::time::Instant::now();
+        let mut last_write = now.checked_sub(WRITE_SPACING).unwrap_or(now);
         loop {
             let out = tokio::select! {
                 incoming = socket.recv() => match incoming {
@@ -652,20 +687,55 @@ impl LobbyConnection {
                     continue;
                 }
             };
-            let frame = match &out {
-                &Notice::Paired { seek, game } if [self.seek, self.gone].contains(&Some(seek)) => {
-                    self.seek = None;
-                    LobbyFrame::Paired { game }
+            // The notice and those that come before the next write is due
+            // (at most `BATCH`) go out in one write: thousands of sockets
+            // each told a thousand games starting must not cost a system
+            // call per socket and game.
+            let due = last_write + WRITE_SPACING;
+            let mut next = Some(out);
+            let mut batch = 0;
+            while let Some(out) = next.take() {
+                if let Some(message) = self.message_for(&out, viewer) {
+                    if socket.feed(message).await.is_err() {
+                        return;
+                    }
+                    batch += 1;
                 }
-                Notice::Seekers(seekers) => LobbyFrame::Seekers { seekers },
-                other => match notice_frame(other, viewer) {
-                    Some(frame) => frame,
-                    None => continue,
-                },
-            };
-            if !send(&mut socket, &frame).await {
-                return;
+                if batch < BATCH {
+                    // Those waiting are taken even when the write is due.
+                    next = match tokio::time::timeout_at(due, notices.recv()).await {
+                        Ok(Ok(n)) => Some(n),
+                        Ok(Err(broadcast::error::RecvError::Lagged(_))) => {
+                            send(&mut socket, &LobbyFrame::Resync).await;
+                            return;
+                        }
+                        Ok(Err(broadcast::error::RecvError::Closed)) => return,
+                        Err(_) => None,
+                    };
+                }
             }
+            if batch > 0 {
+                if socket.flush().await.is_err() {
+                    return;
+                }
+                last_write = tokio::time::Instant::now();
+            }
+        }
+    }
+
+    /// What this connection sends of a notice, if anything: its own seek
+    /// paired, or a change `viewer` may see.
+    fn message_for(&mut self, out: &Shared, viewer: Option<UserId>) -> Option<Message> {
+        match out.notice {
+            Notice::Paired { seek, game } => {
+                if ![self.seek, self.gone].contains(&Some(seek)) {
+                    return None;
+                }
+                self.seek = None;
+                LobbyFrame::Paired { game }.message()
+            }
+            ref other if visible(other, viewer) => out.message(),
+            _ => None,
         }
     }
 
@@ -736,21 +806,29 @@ impl LobbyConnection {
     }
 }
 
-/// The frame of a challenge or game notice for `viewer`, if he may see it.
-fn notice_frame(out: &Notice, viewer: Option<UserId>) -> Option<LobbyFrame<'_>> {
+/// Whether `viewer` may see a notice: a challenge to a named player is
+/// shown to its two players only.
+fn visible(notice: &Notice, viewer: Option<UserId>) -> bool {
+    match notice {
+        Notice::ChallengeOpened(view) => view.visible_to(viewer),
+        &Notice::ChallengeClosed { audience, .. } => {
+            audience.is_none_or(|pair| viewer.is_some_and(|v| pair.contains(&v)))
+        }
+        _ => true,
+    }
+}
+
+/// The frame of a notice, the same for every viewer who may see it (none
+/// for a seek paired: its connection says it).
+fn notice_frame(out: &Notice) -> Option<LobbyFrame<'_>> {
     Some(match out {
-        Notice::ChallengeOpened(view) if view.visible_to(viewer) => {
-            LobbyFrame::ChallengeOpened { challenge: view }
-        }
-        &Notice::ChallengeClosed { id, audience }
-            if audience.is_none_or(|pair| viewer.is_some_and(|v| pair.contains(&v))) =>
-        {
-            LobbyFrame::ChallengeClosed { id }
-        }
+        Notice::ChallengeOpened(view) => LobbyFrame::ChallengeOpened { challenge: view },
+        &Notice::ChallengeClosed { id, .. } => LobbyFrame::ChallengeClosed { id },
         Notice::GameStarted(view) => LobbyFrame::GameStarted { game: view },
         Notice::GameEnded { id, result } => LobbyFrame::GameEnded { id: *id, result },
         &Notice::EventChanged(id) => LobbyFrame::EventChanged { id },
-        _ => return None,
+        Notice::Seekers(seekers) => LobbyFrame::Seekers { seekers },
+        Notice::Paired { .. } => return None,
     })
 }
 

@@ -130,23 +130,23 @@ impl Event {
         self.log.len() as u64 + 1
     }
 
-    /// Applies an action (validated first: on error nothing changes) and
-    /// appends it to the log.
+    /// Applies an action and appends it to the log. A refused action may
+    /// leave the event part-changed: apply to a copy where the event must
+    /// outlive a refusal (the registry does; one copy an action, not two,
+    /// and none for each action of a log replayed at start).
     pub fn apply(
         &mut self,
         action: Action,
         actor: Option<Person>,
         at: i64,
     ) -> Result<(), ApiError> {
-        let mut next = self.clone();
-        next.change(&action, at)?;
-        next.log.push(LogEntry {
+        self.change(&action, at)?;
+        self.log.push(LogEntry {
             seq: self.next_seq(),
             at,
             actor,
             action,
         });
-        *self = next;
         Ok(())
     }
 

@@ -8,11 +8,13 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::{Arc, Weak};
 
+use futures_util::StreamExt;
 use shoutan_store::{
     GameId, GameRow, NewTournament, NewTournamentGame, Store, StoreError, TournamentAction,
     TournamentGame, TournamentId, TournamentRow,
 };
 use tokio::sync::{Mutex, RwLock, mpsc};
+use tokio::time::{Duration, Instant};
 
 use super::action::{Action, Person, RulingKind};
 use super::config::EventConfig;
@@ -24,6 +26,28 @@ use crate::live::registry::Shared;
 use crate::lobby::{LiveGameView, Lobby};
 use crate::settings::GameSettings;
 use crate::time;
+
+/// An event's standings page as last computed, and the turn to compute it.
+#[derive(Default)]
+struct StandingsPage {
+    /// The JSON, with the `next_seq` of the event it was computed from.
+    body: Option<(u64, axum::body::Bytes)>,
+    /// Held while the page is computed.
+    gate: Arc<Mutex<()>>,
+}
+
+impl StandingsPage {
+    /// The page, if computed from the event at `wanted` or later.
+    fn at_least(&self, wanted: u64) -> Option<axum::body::Bytes> {
+        self.body
+            .as_ref()
+            .filter(|(version, _)| *version >= wanted)
+            .map(|(_, body)| body.clone())
+    }
+}
+
+/// Games of a round started at once.
+const STARTS_AT_ONCE: usize = 32;
 
 /// Where a game sits in an event.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,6 +68,12 @@ pub struct Events {
     events: RwLock<BTreeMap<TournamentId, Arc<Mutex<Event>>>>,
     by_game: RwLock<HashMap<GameId, Seat>>,
     failed_starts: Mutex<HashSet<(TournamentId, u32)>>,
+    /// Where the events changed here go to be told (see [`tell_changes`]).
+    changed: mpsc::UnboundedSender<TournamentId>,
+    /// Each event's standings page as last computed: a crowd watching the
+    /// standings costs one computation per change at most, not one per
+    /// fetch.
+    standings: std::sync::Mutex<HashMap<TournamentId, StandingsPage>>,
 }
 
 impl Events {
@@ -53,6 +83,8 @@ impl Events {
         games: Arc<Shared>,
         lobby: Arc<Lobby>,
     ) -> Result<Arc<Events>, StoreError> {
+        let (changed, to_tell) = mpsc::unbounded_channel();
+        tokio::spawn(tell_changes(Arc::clone(&lobby), to_tell));
         let events = Events {
             store,
             games,
@@ -60,6 +92,8 @@ impl Events {
             events: RwLock::new(BTreeMap::new()),
             by_game: RwLock::new(HashMap::new()),
             failed_starts: Mutex::new(HashSet::new()),
+            standings: std::sync::Mutex::new(HashMap::new()),
+            changed,
         };
         for row in events.store.tournaments().await? {
             match events.replay(&row).await {
@@ -108,9 +142,12 @@ impl Events {
         event: &mut Event,
         actions: Vec<TournamentAction>,
     ) -> Result<(), String> {
-        let have = event.next_seq();
+        // Caught up on a copy: an action that does not apply leaves the
+        // event as it was.
+        let mut next = event.clone();
+        let have = next.next_seq();
         for stored in actions.into_iter().filter(|a| a.seq >= have) {
-            if stored.seq != event.next_seq() {
+            if stored.seq != next.next_seq() {
                 return Err(format!("action {} out of order", stored.seq));
             }
             let action: Action = serde_json::from_str(&stored.body)
@@ -119,10 +156,10 @@ impl Events {
                 Some(id) => Some(self.person(id).await?),
                 None => None,
             };
-            event
-                .apply(action, actor, stored.at)
+            next.apply(action, actor, stored.at)
                 .map_err(|e| format!("action {}: {}", stored.seq, e.message))?;
         }
+        *event = next;
         for g in self
             .store
             .tournament_games(event.id)
@@ -221,8 +258,15 @@ impl Events {
             row.id, organiser, created_at, config,
         )?));
         self.events.write().await.insert(row.id, Arc::clone(&event));
-        self.lobby.event_changed(row.id);
+        self.tell(row.id);
         Ok(event)
+    }
+
+    /// Tells the lobby's sockets (and the other instances) that an event
+    /// changed.
+    fn tell(&self, id: TournamentId) {
+        // The receiver lives as long as the lobby.
+        let _ = self.changed.send(id);
     }
 
     /// The event with this id.
@@ -238,6 +282,56 @@ impl Events {
     /// Every event.
     pub async fn all(&self) -> Vec<Arc<Mutex<Event>>> {
         self.events.read().await.values().cloned().collect()
+    }
+
+    /// The standings page (`GET /api/events/{id}/standings`) as JSON, with
+    /// every change made before the call. Computed outside the event's
+    /// lock, one computation at a time per event, each serving every fetch
+    /// that waited for it: results keep coming in while a crowd watches.
+    pub async fn standings_json(
+        &self,
+        event: &Arc<Mutex<Event>>,
+    ) -> Result<axum::body::Bytes, ApiError> {
+        let (id, wanted) = {
+            let e = event.lock().await;
+            (e.id, e.next_seq())
+        };
+        let gate = {
+            let mut standings = self
+                .standings
+                .lock()
+                .map_err(|_| ApiError::internal("the standings cache is poisoned"))?;
+            let page = standings.entry(id).or_default();
+            if let Some(body) = page.at_least(wanted) {
+                return Ok(body);
+            }
+            Arc::clone(&page.gate)
+        };
+        let _turn = gate.lock().await;
+        if let Some(body) = self.cached_standings(id, wanted) {
+            return Ok(body);
+        }
+        let (version, tournament) = {
+            let e = event.lock().await;
+            (e.next_seq(), e.tournament.clone())
+        };
+        let body = tokio::task::spawn_blocking(move || {
+            serde_json::to_vec(&super::views::event_standings(&tournament))
+        })
+        .await
+        .map_err(ApiError::internal)?
+        .map_err(ApiError::internal)?;
+        let body = axum::body::Bytes::from(body);
+        if let Ok(mut standings) = self.standings.lock() {
+            standings.entry(id).or_default().body = Some((version, body.clone()));
+        }
+        Ok(body)
+    }
+
+    /// The cached standings of event `id`, if they have every change
+    /// before `wanted`.
+    fn cached_standings(&self, id: TournamentId, wanted: u64) -> Option<axum::body::Bytes> {
+        self.standings.lock().ok()?.get(&id)?.at_least(wanted)
     }
 
     /// Where a game sits, if it belongs to an event.
@@ -277,7 +371,7 @@ impl Events {
         self.to_live_game(event, &action).await;
         self.end_reseated(event, &reseated).await;
         self.open(event, made, settings, at).await;
-        self.lobby.event_changed(event.id);
+        self.tell(event.id);
         Ok(())
     }
 
@@ -386,18 +480,26 @@ impl Events {
             scheduled: u64::try_from(at).unwrap_or(0),
             late_limit_ms: event.config.late_arrival_ms,
         };
-        for ((tg, row), s) in made.into_iter().zip(settings) {
-            let view = LiveGameView::of(row.id, row.created_at, &s);
-            if let Err(e) = self.games.start_with(row, schedule.clone()).await {
-                tracing::error!(
+        // Started several at once, so that their first events share
+        // commits: a round of a thousand boards is live in moments.
+        let starts = made.into_iter().zip(settings).map(|((tg, row), s)| {
+            let (games, schedule) = (Arc::clone(&self.games), schedule.clone());
+            async move {
+                let view = LiveGameView::of(row.id, row.created_at, &s);
+                (tg, view, games.start_with(row, schedule).await)
+            }
+        });
+        let mut started = futures_util::stream::iter(starts).buffer_unordered(STARTS_AT_ONCE);
+        while let Some((tg, view, outcome)) = started.next().await {
+            match outcome {
+                Ok(_) => self.lobby.game_started(view),
+                Err(e) => tracing::error!(
                     "event {}: the game of round {} table {} did not start: {e}",
                     event.id,
                     tg.round,
                     tg.table
-                );
-                continue;
+                ),
             }
-            self.lobby.game_started(view);
         }
     }
 
@@ -441,6 +543,49 @@ fn reseated_tables(before: &Event, after: &Event, action: &Action) -> Vec<(u32, 
         })
         .map(|g| (round, g.table))
         .collect()
+}
+
+/// The least time between two notices that one event changed: a burst of
+/// results (a thousand boards finishing) is told a few times a second,
+/// the last change always. The event pages fetch again at each notice.
+const TELL_SPACING: Duration = Duration::from_millis(250);
+
+/// Tells the lobby each event changed, at once when the event's last
+/// notice is [`TELL_SPACING`] old, otherwise once when it is. Ends when the
+/// events do.
+async fn tell_changes(lobby: Arc<Lobby>, mut changed: mpsc::UnboundedReceiver<TournamentId>) {
+    let mut told: HashMap<TournamentId, Instant> = HashMap::new();
+    let mut due: BTreeMap<TournamentId, Instant> = BTreeMap::new();
+    loop {
+        let next = due.values().min().copied();
+        tokio::select! {
+            id = changed.recv() => {
+                let Some(id) = id else { return };
+                let now = Instant::now();
+                match told.get(&id) {
+                    Some(&last) if now < last + TELL_SPACING => {
+                        due.entry(id).or_insert(last + TELL_SPACING);
+                    }
+                    _ => {
+                        lobby.event_changed(id);
+                        told.insert(id, now);
+                    }
+                }
+            }
+            () = tokio::time::sleep_until(next.unwrap_or_else(Instant::now)), if next.is_some() => {
+                let now = Instant::now();
+                due.retain(|&id, &mut at| {
+                    if at > now {
+                        return true;
+                    }
+                    lobby.event_changed(id);
+                    told.insert(id, now);
+                    false
+                });
+                told.retain(|_, &mut last| now < last + TELL_SPACING);
+            }
+        }
+    }
 }
 
 /// Reads again each event another instance changed, then tells this

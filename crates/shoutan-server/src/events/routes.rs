@@ -538,13 +538,14 @@ async fn ruling(
     .await
 }
 
-async fn standings(
-    State(app): State<AppState>,
-    p: Params,
-) -> Result<Json<views::EventStandingsView>, ApiError> {
+async fn standings(State(app): State<AppState>, p: Params) -> Result<Response, ApiError> {
     let event = app.events.get(p.number("id")?).await?;
-    let e = event.lock().await;
-    Ok(Json(views::event_standings(&e.tournament)))
+    let body = app.events.standings_json(&event).await?;
+    Ok((
+        [(axum::http::header::CONTENT_TYPE, "application/json")],
+        body,
+    )
+        .into_response())
 }
 
 async fn certification(

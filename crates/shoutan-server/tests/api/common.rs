@@ -447,6 +447,23 @@ impl Ws {
         }
     }
 
+    /// The next JSON frame if one comes within `wait`.
+    pub async fn next_within(&mut self, wait: Duration) -> Option<Value> {
+        let deadline = tokio::time::Instant::now() + wait;
+        loop {
+            let message = tokio::time::timeout_at(deadline, self.stream.next())
+                .await
+                .ok()?
+                .expect("the connection closed")
+                .unwrap();
+            if let Message::Text(text) = message {
+                let value: Value = serde_json::from_str(&text).unwrap();
+                self.seen.push(value.clone());
+                return Some(value);
+            }
+        }
+    }
+
     /// The next JSON frame.
     pub async fn next(&mut self) -> Value {
         let deadline = tokio::time::Instant::now() + PATIENCE;

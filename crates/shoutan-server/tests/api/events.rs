@@ -1169,6 +1169,49 @@ async fn the_lobby_socket_says_when_an_event_changes(backend: Backend) {
     assert_eq!(standings["rounds"], 1, "{standings}");
 }
 
+/// Twenty players added in a burst are told a few times, not twenty
+/// (a notice at once, then at most one each 250 ms), and the last notice
+/// comes after the last change: the page that fetches at it sees all
+/// twenty.
+async fn a_burst_of_changes_is_told_a_few_times_and_the_last_always(backend: Backend) {
+    let Some(server) = TestServer::new(backend, config()).await else {
+        return;
+    };
+    let organiser = server.player("organiser", "2d").await;
+    let id = create_event(
+        &organiser,
+        json!({"name": "Crowded", "system": {"kind": "swiss"}, "rounds": 3}),
+    )
+    .await;
+    let (mut watcher, _) = Client::anonymous(&server).lobby().await;
+    let started = std::time::Instant::now();
+    for n in 0..20 {
+        let added = organiser
+            .post(
+                &format!("/api/events/{id}/players"),
+                json!({"name": format!("p{n}")}),
+            )
+            .await;
+        assert_eq!(added.status, 201, "{}", added.body);
+    }
+    let burst = started.elapsed();
+    let (mut notices, mut fetched) = (0, 0);
+    while let Some(frame) = watcher.next_within(Duration::from_secs(1)).await {
+        if frame["type"] == "event_changed" && frame["id"] == id {
+            notices += 1;
+            fetched = organiser.get(&format!("/api/events/{id}")).await.json["players"]
+                .as_array()
+                .map_or(0, Vec::len);
+        }
+    }
+    let most = 2 + burst.as_millis() / 250;
+    assert!(
+        (1..20).contains(&notices) && notices as u128 <= most,
+        "{notices} notices for 20 changes in {burst:?}"
+    );
+    assert_eq!(fetched, 20, "the page fetched at the last notice");
+}
+
 /// A rank-certification event (段级位赛) of two: pat (1k) beats quinn
 /// (2k) in the only game, so pat qualifies for 1d; nobody but the
 /// organiser or an arbiter confirms it, and once confirmed pat's declared
@@ -1306,6 +1349,7 @@ async fn a_chess_event_records_results_entered_by_the_arbiter(backend: Backend) 
 crate::for_both_backends!(
     a_chess_event_records_results_entered_by_the_arbiter,
     the_lobby_socket_says_when_an_event_changes,
+    a_burst_of_changes_is_told_a_few_times_and_the_last_always,
     standings_show_the_round_in_progress,
     a_rank_certification_raises_the_declared_rank,
     a_swiss_of_six_over_three_rounds,

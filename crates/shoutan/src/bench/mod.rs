@@ -2,6 +2,7 @@
 //! closing notes (targets live here, never in timed unit tests).
 
 mod dead_stones;
+mod event;
 mod failover;
 mod levels;
 mod logins;
@@ -41,6 +42,10 @@ pub enum Command {
     /// A crowd of right logins at once while one address floods wrong
     /// ones: how long until all are in.
     Logins(logins::Args),
+    /// An online Swiss and McMahon event of thousands run end to end: round
+    /// start times, result-to-standings latency for the watchers, memory,
+    /// and a `kill -9` mid-round that loses no result.
+    Event(event::Args),
     /// Several instances on PostgreSQL: how long a killed instance's games
     /// are unplayable.
     Failover(failover::Args),
@@ -60,6 +65,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::NnAgreement(args) => nn_agreement::run(args),
         Command::Levels(args) => levels::run(args),
         Command::Server(args) => server::run(args),
+        Command::Event(args) => event::run(args),
         Command::Failover(args) => failover::run(args),
         Command::Logins(args) => logins::run(args),
         Command::Problems(args) => problems::run(args),

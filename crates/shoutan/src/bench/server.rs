@@ -107,6 +107,11 @@ pub(super) struct Instance {
 }
 
 impl Instance {
+    /// The process id, when started here.
+    pub(super) fn pid(&self) -> Option<u32> {
+        self.pid
+    }
+
     /// `kill -9`.
     pub(super) fn kill(&mut self) {
         if let Some(child) = &mut self.child {
@@ -217,7 +222,7 @@ pub(super) fn spawn_instance(mut command: Command) -> anyhow::Result<Instance> {
 
 /// The server's resident memory now and at its peak, in MiB, from
 /// `/proc/<pid>/status`.
-fn memory_of(pid: u32) -> Option<(f64, f64)> {
+pub(super) fn memory_of(pid: u32) -> Option<(f64, f64)> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     let field = |name: &str| {
         status
@@ -249,7 +254,7 @@ impl Addresses {
     }
 
     /// The `n`-th address of the block (wrapping).
-    fn nth(&self, n: usize) -> Option<IpAddr> {
+    pub(super) fn nth(&self, n: usize) -> Option<IpAddr> {
         self.loopback.then(|| {
             let n = n % 65_000;
             let (hi, lo) = (n / 254, n % 254 + 1);
@@ -696,11 +701,21 @@ pub(super) async fn register(
     base: &str,
     name: &str,
 ) -> anyhow::Result<String> {
+    register_ranked(http, base, name, "5k").await
+}
+
+/// Registers `name` with the declared `rank`; the session cookie.
+pub(super) async fn register_ranked(
+    http: &reqwest::Client,
+    base: &str,
+    name: &str,
+    rank: &str,
+) -> anyhow::Result<String> {
     for _ in 0..50 {
         let response = http
             .post(format!("{base}/api/accounts"))
             .header("x-shoutan-request", "1")
-            .json(&serde_json::json!({"name": name, "password": "benchmark", "rank": "5k"}))
+            .json(&serde_json::json!({"name": name, "password": "benchmark", "rank": rank}))
             .send()
             .await?;
         match response.status().as_u16() {
@@ -786,6 +801,22 @@ pub(super) async fn connect(
     cookie: Option<&str>,
     from: Option<IpAddr>,
 ) -> anyhow::Result<Socket> {
+    let mut socket = open_socket(base, &format!("/api/games/{game}/ws"), cookie, from).await?;
+    loop {
+        if next_frame(&mut socket).await?.kind == "welcome" {
+            return Ok(socket);
+        }
+    }
+}
+
+/// A WebSocket on `path` of the server at `base`, with the session
+/// `cookie` if any, from the address `from`.
+pub(super) async fn open_socket(
+    base: &str,
+    path: &str,
+    cookie: Option<&str>,
+    from: Option<IpAddr>,
+) -> anyhow::Result<Socket> {
     let target: SocketAddr = tokio::net::lookup_host(base.trim_start_matches("http://"))
         .await?
         .next()
@@ -803,14 +834,14 @@ pub(super) async fn connect(
         .await
         .context("connecting (is `ulimit -n` at least 4 × games?)")?;
     stream.set_nodelay(true)?;
-    let url = format!("{}/api/games/{game}/ws", base.replace("http://", "ws://"));
+    let url = format!("{}{path}", base.replace("http://", "ws://"));
     let mut request = url.into_client_request()?;
     if let Some(cookie) = cookie {
         request
             .headers_mut()
             .insert("cookie", HeaderValue::from_str(cookie)?);
     }
-    let (mut socket, _) = tokio_tungstenite::client_async_with_config(
+    let (socket, _) = tokio_tungstenite::client_async_with_config(
         request,
         stream,
         Some(
@@ -820,11 +851,7 @@ pub(super) async fn connect(
     )
     .await
     .context("opening a WebSocket")?;
-    loop {
-        if next_frame(&mut socket).await?.kind == "welcome" {
-            return Ok(socket);
-        }
-    }
+    Ok(socket)
 }
 
 /// The fields of a frame the driver looks at.
@@ -1014,7 +1041,8 @@ async fn durable_moves(base: &str, games: &[i64]) -> anyhow::Result<u64> {
     Ok(stored)
 }
 
-fn percentile(sorted: &[u32], p: f64) -> f64 {
+/// The `p` quantile of sorted µs, in ms.
+pub(super) fn percentile(sorted: &[u32], p: f64) -> f64 {
     if sorted.is_empty() {
         return 0.0;
     }
