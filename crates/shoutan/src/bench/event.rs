@@ -889,22 +889,35 @@ async fn watch_standings(
             let mut pending: Vec<Won> = Vec::new();
             let mut known = 0;
             let mut seen = 0;
+            // The standings this watcher holds, and since when: a result
+            // the organiser hears of after they were fetched may already be
+            // in them (its acknowledgement and its entry in the event race).
+            let mut held: (Instant, HashMap<u32, u32>) = (Instant::now(), HashMap::new());
             while !stop.load(Ordering::Relaxed) {
-                changed.notified().await;
-                again.store(false, Ordering::Relaxed);
-                let Ok(page) = fetch_standings(&http, &base, event).await else {
-                    // Tried again (the server restarting, say).
-                    watcher.failed_fetches.fetch_add(1, Ordering::Relaxed);
-                    tokio::time::sleep(SPACING).await;
-                    changed.notify_one();
-                    continue;
-                };
-                let fetched = Instant::now();
+                // Between notices, the results heard of meanwhile are looked
+                // for in the standings held (no fetch).
+                let told = tokio::time::timeout(SPACING, changed.notified())
+                    .await
+                    .is_ok();
+                if told {
+                    again.store(false, Ordering::Relaxed);
+                    let Ok(page) = fetch_standings(&http, &base, event).await else {
+                        // Tried again (the server restarting, say).
+                        watcher.failed_fetches.fetch_add(1, Ordering::Relaxed);
+                        tokio::time::sleep(SPACING).await;
+                        changed.notify_one();
+                        continue;
+                    };
+                    let rows = page.live.map_or(page.rows, |l| l.rows);
+                    held = (
+                        Instant::now(),
+                        rows.iter().map(|r| (r.number, r.wins)).collect(),
+                    );
+                }
                 let fresh = ledger.since(known);
                 known += fresh.len();
                 pending.extend(fresh);
-                let rows = page.live.map_or(page.rows, |l| l.rows);
-                let shown: HashMap<u32, u32> = rows.iter().map(|r| (r.number, r.wins)).collect();
+                let (fetched, shown) = &held;
                 let mut latencies = Vec::new();
                 pending.retain(|won| {
                     let in_standings = shown.get(&won.winner).is_some_and(|&w| w >= won.nth);
@@ -919,7 +932,7 @@ async fn watch_standings(
                     l.extend(latencies);
                 }
                 watcher.seen.store(seen, Ordering::Relaxed);
-                if again.load(Ordering::Relaxed) {
+                if told && again.load(Ordering::Relaxed) {
                     tokio::time::sleep(SPACING).await;
                 }
             }
