@@ -78,5 +78,5 @@ pub use settings::{
     System, TeamFormat, TeamFormatError, TeamSettings, TieRule, WithdrawnValuation,
 };
 pub use standings::{Cell, Column, Row, Standings};
-pub use tournament::{MAX_FIELD, MAX_OPENGOTHA_FIELD, Tournament};
+pub use tournament::{MAX_FIELD, Tournament};
 pub use value::Value;

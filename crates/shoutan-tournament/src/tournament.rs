@@ -14,14 +14,10 @@ use crate::{
 
 /// The most entrants a Swiss or McMahon round pairs in one matching: a
 /// budget, not a limit of the method. A round of 10,000 takes about half a
-/// second on one core, of 20,000 two to four (`bench pairing`).
+/// second on one core, of 20,000 two to four (`bench pairing`); with
+/// OpenGotha's weights (`PairingModel::OpenGotha`), whose many near-equal
+/// pairs take more passes, about 100 s at 10,000.
 pub const MAX_FIELD: usize = 20_000;
-
-/// The most entrants a round paired as OpenGotha pairs (an imported event,
-/// or `PairingModel::OpenGotha`): its weights are matched over the complete
-/// graph, as OpenGotha does, so time and memory grow with the square of
-/// the field and more (2,000 players take up to half a minute a round).
-pub const MAX_OPENGOTHA_FIELD: usize = 4096;
 
 /// A tournament: its settings, entrants, rounds and the arbiter's notes.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

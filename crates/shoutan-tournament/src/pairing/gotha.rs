@@ -9,7 +9,11 @@
 //! its public source (lucvannier/opengotha, GPL v3, `Tournament.costValue`,
 //! `fillPairingInfo`, `gameBetween`): facts learnt from it, written anew.
 //! Its fields of more than 600 players are split into groups before
-//! matching; this pairer matches the whole field at once.
+//! matching; this pairer matches the whole field at once: up to 600 over
+//! the complete graph, as OpenGotha does (so ties fall the same way),
+//! beyond on a sparse candidate graph priced against the matching's duals
+//! (see the weights module), which reaches the same optimum in far less
+//! time and memory.
 //!
 //! Base criteria: no rematch, the random term, colour balance. Main
 //! criteria: categories (one here), score difference, draw-ups and
@@ -23,20 +27,21 @@ use shoutan_rules::Color;
 
 use crate::gotha_parameters::{DuddMode, GothaPairing, SeedSystem};
 use crate::history::{Entry, History};
-use crate::matching::{Cardinality, Edge, max_weight_matching};
+use crate::matching::{Cardinality, Edge, Matching, max_weight_matching};
 use crate::pairing::DraftPair;
+use crate::pairing::weights::{BLOCK, blocks, candidate_pairs, solve_sparse};
 use crate::standings::{Standings, pairing_order};
 use crate::{
     ColourChoice, Column, Criterion, HandicapBasis, HandicapRule, McMahon, OpenGothaParameters,
-    System, Tournament, mcmahon,
+    Seeding, System, Tournament, mcmahon,
 };
 use shoutan_rules::Rank;
 
 /// What the cost of a pair reads about one player before the round.
 #[derive(Clone, Debug)]
 struct Scored {
-    /// OpenGotha's family and given name.
-    name: (String, String),
+    /// OpenGotha's family then given name, in UTF-16 as Java reads it.
+    name: Vec<u16>,
     rank: i64,
     /// Twice the McMahon score and twice the number of wins.
     mms2: i64,
@@ -83,19 +88,16 @@ pub(crate) fn mms2(t: &Tournament, history: &History, i: usize, upto: u32) -> i6
 /// OpenGotha's deterministic random number in `0..=max` for two players:
 /// from the characters of their names, reversed when given in the other
 /// order.
-fn det_random(max: i64, a: &(String, String), b: &(String, String)) -> i64 {
-    let (na, nb) = (format!("{}{}", a.0, a.1), format!("{}{}", b.0, b.1));
-    let na16: Vec<u16> = na.encode_utf16().collect();
-    let nb16: Vec<u16> = nb.encode_utf16().collect();
-    let inverse = na16 > nb16;
-    let joined: Vec<u16> = if inverse {
-        [nb16, na16].concat()
-    } else {
-        [na16, nb16].concat()
-    };
-    let sum = joined.iter().enumerate().fold(0i64, |s, (k, &c)| {
-        s.wrapping_add(i64::from(c) * (k as i64 + 1))
-    });
+fn det_random(max: i64, a: &[u16], b: &[u16]) -> i64 {
+    let inverse = a > b;
+    let (first, second) = if inverse { (b, a) } else { (a, b) };
+    let sum = first
+        .iter()
+        .chain(second)
+        .enumerate()
+        .fold(0i64, |s, (k, &c)| {
+            s.wrapping_add(i64::from(c) * (k as i64 + 1))
+        });
     let r = sum.wrapping_mul(1_234_567) % (max + 1);
     if inverse { max - r } else { r }
 }
@@ -104,6 +106,34 @@ fn det_random(max: i64, a: &(String, String), b: &(String, String)) -> i64 {
 fn concave(weight: i64, x: f64, k: f64) -> i64 {
     (weight as f64 * (1.0 - x) * (1.0 + k * x)) as i64
 }
+
+/// Fields up to this size are matched over the complete graph, as
+/// OpenGotha matches its groups of at most 600 (so ties fall as in
+/// OpenGotha); larger ones, which OpenGotha would split, on a sparse graph
+/// with pricing, which finds a matching of the same total cost.
+const DENSE_UP_TO: usize = 600;
+
+/// A bound that prices nothing out: for parameter sets the bounds do not
+/// cover, and small enough that twice it plus a dual cannot overflow.
+const UNBOUNDED: i64 = i64::MAX / 8;
+
+/// Upper bounds of [`Costs::cost`] from its cheap parts, by the gap between
+/// the pair's score groups, so that pricing computes few costs.
+struct Bounds {
+    /// Every term but colours, draw-ups and draw-downs, and seeding (cheap
+    /// to compute for a pair) at its largest.
+    gap: Vec<i64>,
+    /// Those three terms too at their largest, seeding left out.
+    block: Vec<i64>,
+    /// The largest bound, seeding included, over this gap and every larger
+    /// one (the score term need not fall with the gap when `nx1_factor` > 1).
+    reach: Vec<i64>,
+}
+
+/// Pairs that price in kept per seat and pass, the most improving: the
+/// first duals can price in millions of near-equal pairs, which would make
+/// the next solve slow; a few per seat lead to the optimum in a few passes.
+const PRICED_PER_SEAT: usize = 8;
 
 struct Costs<'a> {
     p: &'a GothaPairing,
@@ -151,93 +181,20 @@ impl Costs<'_> {
         if p.deterministic {
             cost += det_random(p.random, &s1.name, &s2.name);
         }
-        if self.game(a, b).0 == 0 {
-            let (w1, w2) = (s1.wb, s2.wb);
-            if w1 * w2 < 0 {
-                cost += p.balance_wb;
-            } else if (w1 == 0 && w2.abs() >= 2) || (w2 == 0 && w1.abs() >= 2) {
-                cost += p.balance_wb / 2;
-            }
-        }
+        cost += self.balance(a, b);
         // Main: score difference.
         let gap = (s1.group - s2.group).abs();
         let x = gap as f64 / self.groups as f64;
         cost += concave(p.minimize_score_difference, x, k);
-        // Main: draw-ups and draw-downs between neighbouring groups.
-        if gap < 4 && gap != 0 {
-            let mut scenario = 2;
-            for (s, o) in [(s1, s2), (s2, s1)] {
-                if s.draw_ups > 0 && s.group > o.group {
-                    scenario -= 1;
-                }
-                if s.draw_downs > 0 && s.group < o.group {
-                    scenario -= 1;
-                }
-            }
-            for (s, o) in [(s1, s2), (s2, s1)] {
-                if scenario != 0 && s.draw_ups > 0 && s.draw_downs < s.draw_ups && s.group < o.group
-                {
-                    scenario += 1;
-                }
-                if scenario != 0
-                    && s.draw_downs > 0
-                    && s.draw_ups < s.draw_downs
-                    && s.group > o.group
-                {
-                    scenario += 1;
-                }
-            }
-            let w = p.dudd_weight / 5;
-            let (upper, lower) = if s1.group < s2.group {
-                (s1, s2)
-            } else {
-                (s2, s1)
-            };
-            let place = |mode: DuddMode, s: &Scored| match mode {
-                DuddMode::Top => w / 2 * (s.group_size - 1 - s.inner) / s.group_size,
-                DuddMode::Mid => {
-                    w / 2 * (s.group_size - 1 - (2 * s.inner - s.group_size + 1).abs())
-                        / s.group_size
-                }
-                DuddMode::Bot => w / 2 * s.inner / s.group_size,
-            };
-            let mut dudd = place(p.dudd_upper, upper) + place(p.dudd_lower, lower);
-            dudd += match scenario {
-                0 => 0,
-                1 => w,
-                s if s == 2 || !p.compensate_dudd => 2 * w,
-                3 => 3 * w,
-                _ => 4 * w,
-            };
-            cost += dudd;
-        }
+        cost += self.dudd(s1, s2);
         // Main: seeding inside the score group.
         if gap == 0 {
             let (g, c1, c2) = (s1.group_size, s1.inner, s2.inner);
-            let max = p.maximize_seeding;
-            let system = if self.round < i64::from(p.last_round_for_seed_system1) {
-                p.seed_system1
-            } else {
-                p.seed_system2
-            };
-            cost += match system {
-                SeedSystem::SplitAndRandom => {
-                    if (2 * c1 < g) != (2 * c2 < g) {
-                        let range = (max as f64 * 0.2) as i64;
-                        max - det_random(range, &s1.name, &s2.name)
-                    } else {
-                        0
-                    }
-                }
-                SeedSystem::SplitAndFold => {
-                    let x = c1 + c2 - (g - 1);
-                    max - (max * x / (g - 1) * x / (g - 1))
-                }
-                SeedSystem::SplitAndSlip => {
-                    let x = 2 * (c1 - c2).abs() - g;
-                    max - (max * x / g * x / g)
-                }
-            };
+            cost += self.seeding(c1, c2, g);
+            if self.seed_system() == SeedSystem::SplitAndRandom && (2 * c1 < g) != (2 * c2 < g) {
+                let range = (p.maximize_seeding as f64 * 0.2) as i64;
+                cost -= det_random(range, &s1.name, &s2.name);
+            }
         }
         // Secondary: players above the thresholds count as the top score.
         let wins_threshold = if p.nb_wins_threshold_active {
@@ -263,14 +220,127 @@ impl Costs<'_> {
         };
         let x = (pseudo(s1) - pseudo(s2)).abs() as f64 / range as f64;
         cost += concave(p.minimize_handicap, x, k);
-        // Secondary: club and country (no clubs groups in Shoutan).
+        cost + self.geo(s1.country == s2.country, s1.club == s2.club)
+    }
+
+    /// The draw-up and draw-down term, between neighbouring groups.
+    fn dudd(&self, s1: &Scored, s2: &Scored) -> i64 {
+        let p = self.p;
+        let gap = (s1.group - s2.group).abs();
+        if gap >= 4 || gap == 0 {
+            return 0;
+        }
+        let mut scenario = 2;
+        for (s, o) in [(s1, s2), (s2, s1)] {
+            if s.draw_ups > 0 && s.group > o.group {
+                scenario -= 1;
+            }
+            if s.draw_downs > 0 && s.group < o.group {
+                scenario -= 1;
+            }
+        }
+        for (s, o) in [(s1, s2), (s2, s1)] {
+            if scenario != 0 && s.draw_ups > 0 && s.draw_downs < s.draw_ups && s.group < o.group {
+                scenario += 1;
+            }
+            if scenario != 0 && s.draw_downs > 0 && s.draw_ups < s.draw_downs && s.group > o.group {
+                scenario += 1;
+            }
+        }
+        let w = p.dudd_weight / 5;
+        let (upper, lower) = if s1.group < s2.group {
+            (s1, s2)
+        } else {
+            (s2, s1)
+        };
+        let place = |mode: DuddMode, s: &Scored| match mode {
+            DuddMode::Top => w / 2 * (s.group_size - 1 - s.inner) / s.group_size,
+            DuddMode::Mid => {
+                w / 2 * (s.group_size - 1 - (2 * s.inner - s.group_size + 1).abs()) / s.group_size
+            }
+            DuddMode::Bot => w / 2 * s.inner / s.group_size,
+        };
+        let scenario = match scenario {
+            0 => 0,
+            1 => w,
+            s if s == 2 || !p.compensate_dudd => 2 * w,
+            3 => 3 * w,
+            _ => 4 * w,
+        };
+        place(p.dudd_upper, upper) + place(p.dudd_lower, lower) + scenario
+    }
+
+    /// The colour term: an even game whose colours balance the players'.
+    fn balance(&self, a: usize, b: usize) -> i64 {
+        let (w1, w2) = (self.seats[a].wb, self.seats[b].wb);
+        if self.game(a, b).0 != 0 {
+            0
+        } else if w1 * w2 < 0 {
+            self.p.balance_wb
+        } else if (w1 == 0 && w2.abs() >= 2) || (w2 == 0 && w1.abs() >= 2) {
+            self.p.balance_wb / 2
+        } else {
+            0
+        }
+    }
+
+    fn seed_system(&self) -> SeedSystem {
+        if self.round < i64::from(self.p.last_round_for_seed_system1) {
+            self.p.seed_system1
+        } else {
+            self.p.seed_system2
+        }
+    }
+
+    /// The seeding term of places `c1` and `c2` in a score group of `g`;
+    /// in split and random, its largest value (`cost` takes off the random
+    /// part). With a non-negative weight it only grows as `c2` nears the
+    /// ideal partner of `c1`.
+    fn seeding(&self, c1: i64, c2: i64, g: i64) -> i64 {
+        let max = self.p.maximize_seeding;
+        match self.seed_system() {
+            SeedSystem::SplitAndRandom if (2 * c1 < g) != (2 * c2 < g) => max,
+            SeedSystem::SplitAndRandom => 0,
+            SeedSystem::SplitAndFold => {
+                let x = c1 + c2 - (g - 1);
+                max - (max * x / (g - 1) * x / (g - 1))
+            }
+            SeedSystem::SplitAndSlip => {
+                let x = 2 * (c1 - c2).abs() - g;
+                max - (max * x / g * x / g)
+            }
+        }
+    }
+
+    /// The largest seeding term between place `c` and a place in `lo..=hi`
+    /// of a group of `g`: at an end of the range or at the place nearest an
+    /// ideal partner (the term falls away from it, see `seeding`).
+    fn seeding_within(&self, c: i64, lo: i64, hi: i64, g: i64) -> i64 {
+        let ideal = [
+            g - 1 - c,
+            c + g / 2,
+            c - g / 2,
+            c + (g + 1) / 2,
+            c - (g + 1) / 2,
+        ];
+        [lo, hi]
+            .into_iter()
+            .chain(ideal.map(|q| q.clamp(lo, hi)))
+            .map(|q| self.seeding(c, q, g))
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// The club and country term (no clubs groups in Shoutan).
+    fn geo(&self, same_country: bool, same_club: bool) -> i64 {
+        let (p, k) = (self.p, self.p.nx1_factor);
         let scale = self.groups as f64;
-        let country = if s1.country == s2.country || p.prefer_mms_diff_country == 0 {
+        let country = if same_country || p.prefer_mms_diff_country == 0 {
             0.0
         } else {
             (f64::from(p.prefer_mms_diff_country) / scale).min(1.0)
         };
-        let club = if s1.club == s2.club || p.prefer_mms_diff_club == 0 {
+        let club = if same_club || p.prefer_mms_diff_club == 0 {
             0.0
         } else {
             (f64::from(p.prefer_mms_diff_club) * 1.2 / scale).min(1.0)
@@ -281,7 +351,202 @@ impl Costs<'_> {
         }
         let geo_cost = p.minimize_score_difference
             - (p.avoid_same_geo as f64 * (1.0 - geo) * (1.0 + k * geo)) as i64;
-        cost + geo_cost.min(p.avoid_same_geo)
+        geo_cost.min(p.avoid_same_geo)
+    }
+
+    /// The bounds for gaps up to `span`. Each term of `cost` at its largest,
+    /// for non-negative weights and `nx1_factor` (OpenGotha's): the
+    /// duplicate, random and colour bonuses at their weights; the handicap
+    /// term at most `weight·(1 + k)`, as `(1 − x)(1 + kx) ≤ 1 + k` for every
+    /// `x ≥ 0` (by at least `weight·x` when `x > 0`, far above rounding);
+    /// club and country at the largest of their four cases; the score term
+    /// exact for the gap; draw-ups and draw-downs at most `w/2` per place
+    /// and `4w` for the scenario; seeding at its weight (see `seeding`).
+    fn bounds(&self, span: usize) -> Bounds {
+        let p = self.p;
+        let k = p.nx1_factor;
+        let weights = [
+            p.avoid_duplicate,
+            p.random,
+            p.balance_wb,
+            p.dudd_weight,
+            p.maximize_seeding,
+            p.minimize_handicap,
+        ];
+        let covered = weights.iter().all(|&w| w >= 0) && k >= 0.0;
+        let geo = [(false, false), (false, true), (true, false), (true, true)]
+            .map(|(country, club)| self.geo(country, club));
+        let gap: Vec<i64> = (0..=span)
+            .map(|d| {
+                let x = d as f64 / self.groups as f64;
+                let terms = [
+                    1,
+                    p.avoid_duplicate,
+                    if p.deterministic { p.random } else { 0 },
+                    (p.minimize_handicap as f64 * (1.0 + k)) as i64,
+                    geo.into_iter().max().unwrap_or(0),
+                    concave(p.minimize_score_difference, x, k),
+                ];
+                if covered {
+                    terms
+                        .into_iter()
+                        .fold(0, i64::saturating_add)
+                        .min(UNBOUNDED)
+                } else {
+                    UNBOUNDED
+                }
+            })
+            .collect();
+        let w = p.dudd_weight / 5;
+        let block: Vec<i64> = (0..=span)
+            .map(|d| {
+                gap[d]
+                    + p.balance_wb
+                    + if (1..4).contains(&d) {
+                        2 * (w / 2) + 4 * w
+                    } else {
+                        0
+                    }
+            })
+            .collect();
+        let mut reach = block.clone();
+        reach[0] += p.maximize_seeding;
+        for d in (0..span).rev() {
+            reach[d] = reach[d].max(reach[d + 1]);
+        }
+        Bounds { gap, block, reach }
+    }
+
+    fn edge(&self, a: usize, b: usize) -> Edge {
+        Edge {
+            a: a as u32,
+            b: b as u32,
+            weight: self.cost(a, b),
+        }
+    }
+
+    /// The heaviest perfect matching of the field (`None` if it is odd):
+    /// over the complete graph up to `dense_up_to` seats, beyond on a
+    /// sparse graph with pricing.
+    fn matching(&self, dense_up_to: usize) -> Option<Matching> {
+        let n = self.seats.len();
+        if n % 2 == 1 {
+            return None;
+        }
+        if n <= dense_up_to {
+            let edges: Vec<Edge> = (0..n)
+                .flat_map(|a| (a + 1..n).map(move |b| self.edge(a, b)))
+                .collect();
+            let mut matching = max_weight_matching(n, &edges, Cardinality::Any);
+            if !matching.is_perfect() {
+                matching = max_weight_matching(n, &edges, Cardinality::Maximum);
+            }
+            return matching.is_perfect().then_some(matching);
+        }
+        // The field by score group, then place in the group.
+        let mut sorted: Vec<usize> = (0..n).collect();
+        sorted.sort_by_key(|&a| (self.seats[a].group, self.seats[a].inner));
+        let mut group = vec![(0, 0, 0); n];
+        let mut start = 0;
+        for run in sorted.chunk_by(|&a, &b| self.seats[a].group == self.seats[b].group) {
+            for (place, &a) in run.iter().enumerate() {
+                group[a] = (start, run.len(), place);
+            }
+            start += run.len();
+        }
+        let seeding = if self.seed_system() == SeedSystem::SplitAndFold {
+            Seeding::Fold
+        } else {
+            Seeding::Slide
+        };
+        let first = candidate_pairs(&sorted, &group, seeding)
+            .into_iter()
+            .map(|(a, b)| self.edge(a, b))
+            .collect();
+        let span = sorted.last().map_or(0, |&a| self.seats[a].group)
+            - sorted.first().map_or(0, |&a| self.seats[a].group);
+        let bounds = self.bounds(span as usize);
+        solve_sparse(
+            n,
+            first,
+            |a, b| Some(self.edge(a, b)),
+            |m, edges| self.price(&sorted, &group, &bounds, m, edges),
+        )
+    }
+
+    /// Adds to `edges` the pairs whose reduced cost under the duals of `m`
+    /// is negative (pairs that could improve the matching), the
+    /// [`PRICED_PER_SEAT`] most negative of each seat's. A pair's cost is
+    /// computed only when neither the bound of its block of partners nor
+    /// its own (with its cheap terms exact) prices it out, so the whole
+    /// field is checked.
+    fn price(
+        &self,
+        sorted: &[usize],
+        group: &[(usize, usize, usize)],
+        bounds: &Bounds,
+        m: &Matching,
+        edges: &mut Vec<Edge>,
+    ) {
+        let (groups, overall) = blocks(sorted, group, m);
+        let mut found: Vec<(i64, Edge)> = Vec::new();
+        for (gi, &(start_i, g_i, _)) in groups.iter().enumerate() {
+            for (p, &i) in sorted[start_i..start_i + g_i].iter().enumerate() {
+                let (si, di) = (&self.seats[i], m.dual(i));
+                found.clear();
+                for &(start_j, g_j, ref least) in &groups[gi..] {
+                    let members = &sorted[start_j..start_j + g_j];
+                    let gap = (self.seats[members[0]].group - si.group) as usize;
+                    if di + overall - 2 * bounds.reach[gap] >= 0 {
+                        break; // no later group reaches a higher bound
+                    }
+                    // Seeding counts inside the group, for the partners
+                    // after `i` only.
+                    let same = gap == 0;
+                    let seeding = |lo: usize, hi: usize| {
+                        let (place, g) = (|j: usize| self.seats[j].inner, si.group_size);
+                        if same {
+                            self.seeding_within(si.inner, place(lo), place(hi), g)
+                        } else {
+                            0
+                        }
+                    };
+                    for (b, &least) in least.iter().enumerate() {
+                        let end = ((b + 1) * BLOCK).min(g_j);
+                        let lo = if same {
+                            (b * BLOCK).max(p + 1)
+                        } else {
+                            b * BLOCK
+                        };
+                        let block = &members[lo.min(end)..end];
+                        let (Some(&first), Some(&last)) = (block.first(), block.last()) else {
+                            continue;
+                        };
+                        // Reduced cost ≥ d(i) + d(j) − 2·bound.
+                        if di + least - 2 * (bounds.block[gap] + seeding(first, last)) >= 0 {
+                            continue;
+                        }
+                        for &j in block {
+                            // With the blossoms' duals.
+                            let sj = &self.seats[j];
+                            let cheap = self.balance(i, j) + self.dudd(si, sj) + seeding(j, j);
+                            if m.reduced_cost(i, j, bounds.gap[gap] + cheap) < 0 {
+                                let e = self.edge(i, j);
+                                let reduced = m.reduced_cost(i, j, e.weight);
+                                if reduced < 0 {
+                                    found.push((reduced, e));
+                                }
+                            }
+                        }
+                    }
+                }
+                if found.len() > PRICED_PER_SEAT {
+                    found.select_nth_unstable_by_key(PRICED_PER_SEAT, |f| f.0);
+                    found.truncate(PRICED_PER_SEAT);
+                }
+                edges.extend(found.iter().map(|f| f.1));
+            }
+        }
     }
 }
 
@@ -352,6 +617,10 @@ fn costs<'a>(
         }
     };
     let name = |i: usize| t.players()[i].family_and_given();
+    let name16 = |i: usize| {
+        let (family, given) = name(i);
+        family.encode_utf16().chain(given.encode_utf16()).collect()
+    };
     let mut by_group: HashMap<i64, Vec<usize>> = HashMap::new();
     for i in 0..count {
         by_group.entry(main2(i, before) / 2).or_default().push(i);
@@ -387,7 +656,7 @@ fn costs<'a>(
             }
             let rank = player.rank.map_or(-30, |r| i64::from(r.level()));
             Scored {
-                name: name(i),
+                name: name16(i),
                 rank,
                 mms2: mms2(t, history, i, before),
                 nbw2: i64::from(history.points_after(i, before)),
@@ -457,21 +726,7 @@ pub(crate) fn pair(
     let params = t.settings().opengotha_parameters();
     let costs = costs(t, &params, history, number, field);
     let n = field.len();
-    let edges: Vec<Edge> = (0..n)
-        .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
-        .map(|(a, b)| Edge {
-            a: a as u32,
-            b: b as u32,
-            weight: costs.cost(a, b),
-        })
-        .collect();
-    let mut matching = max_weight_matching(n, &edges, Cardinality::Any);
-    if !matching.is_perfect() {
-        matching = max_weight_matching(n, &edges, Cardinality::Maximum);
-    }
-    if !matching.is_perfect() {
-        return None;
-    }
+    let matching = costs.matching(DENSE_UP_TO)?;
     let mut pairs: Vec<(usize, usize)> = (0..n)
         .filter_map(|a| matching.mate(a).filter(|&b| a < b).map(|b| (a, b)))
         .collect();
@@ -519,13 +774,68 @@ mod tests {
     /// is: swapping the players gives the complement.
     #[test]
     fn det_random_complements_when_swapped() {
-        let a = ("Kim".to_owned(), "Lucas".to_owned());
-        let b = ("Abe".to_owned(), "Yuki".to_owned());
+        let a: Vec<u16> = "KimLucas".encode_utf16().collect();
+        let b: Vec<u16> = "AbeYuki".encode_utf16().collect();
         for max in [1, 7, 1_000_000] {
             let (x, y) = (det_random(max, &a, &b), det_random(max, &b, &a));
             assert!((0..=max).contains(&x));
             assert_eq!(x + y, max);
         }
         assert_eq!(det_random(0, &a, &b), 0);
+    }
+
+    /// The sparse graph with pricing reaches the complete graph's optimum:
+    /// the same total cost, Swiss and McMahon, on fields large enough for
+    /// score groups above the first candidate graph's reach, every seeding
+    /// system, from round 1 to rounds after random results.
+    #[test]
+    fn sparse_pricing_matches_the_complete_graph() {
+        let mcmahon = System::McMahon(McMahon {
+            bar: Rank::Dan(3),
+            floor: Rank::Kyu(15),
+            handicap: HandicapRule {
+                basis: HandicapBasis::Mms,
+                correction: 2,
+                ceiling: 9,
+                no_handicap_from: None,
+            },
+        });
+        for (n, system, rounds, fold) in [
+            (200, System::Swiss, 4, false),
+            (300, mcmahon, 4, false),
+            (400, mcmahon, 3, true),
+            (700, System::Swiss, 3, true),
+            (900, mcmahon, 3, false),
+        ] {
+            let mut settings = crate::Settings::new(system, None);
+            settings.rounds = Some(rounds);
+            settings.pairing_model = crate::PairingModel::OpenGotha;
+            if fold {
+                let mut params = settings.opengotha_parameters();
+                params.pairing.seed_system2 = SeedSystem::SplitAndFold;
+                settings.opengotha = Some(Box::new(params));
+            }
+            let mut t = Tournament::new("Priced", settings).expect("settings");
+            for p in crate::sim::field(n, n as u64) {
+                t.add_player(p).expect("player");
+            }
+            let mut rng = fastrand::Rng::with_seed(7);
+            for number in 1..=rounds {
+                let history = t.history(number - 1);
+                let field = pairing_order(&t, number - 1);
+                let params = t.settings().opengotha_parameters();
+                let costs = costs(&t, &params, &history, number, &field);
+                let total = |m: Matching| {
+                    (0..n)
+                        .filter_map(|a| m.mate(a).filter(|&b| a < b).map(|b| costs.cost(a, b)))
+                        .sum::<i64>()
+                };
+                let dense = costs.matching(usize::MAX).expect("even field");
+                let sparse = costs.matching(0).expect("even field");
+                assert_eq!(total(sparse), total(dense), "{n} players, round {number}");
+                t.pair_next_round().expect("a pairing");
+                crate::sim::play_last_round(&mut t, &mut rng).expect("results");
+            }
+        }
     }
 }

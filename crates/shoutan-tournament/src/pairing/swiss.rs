@@ -86,15 +86,13 @@ pub(crate) fn draft(t: &Tournament, number: u32) -> Result<Draft, TournamentErro
         field.retain(|&i| i != out);
     }
     if gotha {
-        if field.len() > crate::MAX_OPENGOTHA_FIELD {
-            return Err(TournamentError::FieldSize {
-                count: field.len(),
-                why: "OpenGotha's pairing matches every pair of the field: more than 4,096 entrants (pair this event with Shoutan's pairing)",
-            });
-        }
         // OpenGotha reads the field in the order of the previous standings.
-        let previous = pairing_order(t, number - 1);
-        field.sort_by_key(|i| previous.iter().position(|p| p == i));
+        let previous: HashMap<usize, usize> = pairing_order(t, number - 1)
+            .into_iter()
+            .enumerate()
+            .map(|(k, i)| (i, k))
+            .collect();
+        field.sort_by_key(|i| previous.get(i));
         draft.pairs =
             gotha::pair(t, &history, number, &field).ok_or(TournamentError::FieldSize {
                 count: field.len(),

@@ -233,7 +233,7 @@ const SMALL_GROUP: usize = 32;
 const SEEDING_CAP: i64 = 724;
 /// Places per block when pricing: each block is skipped whole when a bound
 /// proves none of its pairs can improve the matching.
-const BLOCK: usize = 16;
+pub(crate) const BLOCK: usize = 16;
 
 /// Pairs an even number of seats: a list of pairs of seat indices.
 /// Deterministic. Returns `None` only for an odd field.
@@ -284,28 +284,34 @@ fn build_field<'a>(seats: &'a [Seat], rules: &'a Rules) -> Field<'a> {
 }
 
 /// The first candidate graph: each seat's neighbours in the ranking (they
-/// always hold a perfect matching) and its seeding partners.
-fn candidates(f: &Field, stage: Stage) -> Vec<Edge> {
-    let n = f.seats.len();
-    let mut keys: Vec<(u32, u32)> = Vec::with_capacity(n * (4 * NEAR + 2));
+/// always hold a perfect matching) and its seeding partners. `sorted` lists
+/// the seats by score group, best first; `group` gives each seat the start
+/// of its group in `sorted`, the group's size and the seat's place in it.
+pub(crate) fn candidate_pairs(
+    sorted: &[usize],
+    group: &[(usize, usize, usize)],
+    seeding: Seeding,
+) -> Vec<(usize, usize)> {
+    let n = sorted.len();
+    let mut keys: Vec<(usize, usize)> = Vec::with_capacity(n * (4 * NEAR + 2));
     let mut add = |i: usize, j: usize| {
         if i != j {
-            keys.push((i.min(j) as u32, i.max(j) as u32));
+            keys.push((i.min(j), i.max(j)));
         }
     };
     for s in 0..n {
-        let i = f.sorted[s];
-        for k in s.saturating_sub(NEAR)..(s + NEAR + 1).min(n) {
-            add(i, f.sorted[k]);
+        let i = sorted[s];
+        for &j in &sorted[s.saturating_sub(NEAR)..(s + NEAR + 1).min(n)] {
+            add(i, j);
         }
-        let (start, g, p) = f.group[i];
-        let ideal = match f.rules.seeding {
+        let (start, g, p) = group[i];
+        let ideal = match seeding {
             Seeding::Slide if p < g / 2 => p + g / 2,
             Seeding::Slide => p - g / 2,
             Seeding::Fold => g - 1 - p,
         };
         for q in ideal.saturating_sub(NEAR)..(ideal + NEAR + 1).min(g) {
-            add(i, f.sorted[start + q]);
+            add(i, sorted[start + q]);
         }
     }
     // A small score group next to another: its members float, and the
@@ -313,13 +319,13 @@ fn candidates(f: &Field, stage: Stage) -> Vec<Edge> {
     // takes them (so every pair between the two is a candidate).
     let mut start = 0;
     while start < n {
-        let (_, g, _) = f.group[f.sorted[start]];
+        let (_, g, _) = group[sorted[start]];
         let next = start + g;
         if next < n {
-            let (_, h, _) = f.group[f.sorted[next]];
+            let (_, h, _) = group[sorted[next]];
             if g.min(h) <= SMALL_GROUP {
-                for &i in &f.sorted[start..next] {
-                    for &j in &f.sorted[next..next + h] {
+                for &i in &sorted[start..next] {
+                    for &j in &sorted[next..next + h] {
                         add(i, j);
                     }
                 }
@@ -329,9 +335,7 @@ fn candidates(f: &Field, stage: Stage) -> Vec<Edge> {
     }
     keys.sort_unstable();
     keys.dedup();
-    keys.into_iter()
-        .filter_map(|(a, b)| f.edge(stage, a as usize, b as usize))
-        .collect()
+    keys
 }
 
 /// Adds to `edges` every allowed pair whose reduced cost under the duals of
@@ -357,30 +361,16 @@ fn price(f: &Field, stage: Stage, m: &Matching, edges: &mut Vec<Edge>) {
         }
         return;
     }
-    // Score groups in ranking order, cut into blocks of consecutive places
-    // with the least dual of each block.
-    let mut groups: Vec<(usize, usize, i64)> = Vec::new();
-    let mut blocks: Vec<Vec<i64>> = Vec::new();
-    let mut s = 0;
-    while s < n {
-        let (start, g, _) = f.group[f.sorted[s]];
-        let least: Vec<i64> = (start..start + g)
-            .collect::<Vec<_>>()
-            .chunks(BLOCK)
-            .map(|c| c.iter().map(|&k| m.dual(f.sorted[k])).min().unwrap_or(0))
-            .collect();
-        groups.push((start, g, f.seats[f.sorted[s]].score));
-        blocks.push(least);
-        s = start + g;
-    }
-    let overall = blocks.iter().flatten().copied().min().unwrap_or(0);
+    let (groups, overall) = blocks(&f.sorted, &f.group, m);
+    let score = |start: usize| f.seats[f.sorted[start]].score;
     let cap = SEEDING_CAP * SEEDING_CAP;
-    for (gi, &(start_i, g_i, score_i)) in groups.iter().enumerate() {
+    for (gi, &(start_i, g_i, _)) in groups.iter().enumerate() {
         for p in 0..g_i {
             let i = f.sorted[start_i + p];
             let di = m.dual(i);
-            for (gj, &(start_j, g_j, score_j)) in groups.iter().enumerate().skip(gi) {
-                let delta = (score_i - score_j).unsigned_abs();
+            for (gj, (start_j, g_j, least)) in groups.iter().enumerate().skip(gi) {
+                let (start_j, g_j) = (*start_j, *g_j);
+                let delta = (score(start_i) - score(start_j)).unsigned_abs();
                 let floor = ((delta * delta).min(8191) << 29) as i64;
                 if di + overall - 2 * top + 2 * floor >= 0 {
                     break; // every later group is further away in score
@@ -395,7 +385,7 @@ fn price(f: &Field, stage: Stage, m: &Matching, edges: &mut Vec<Edge>) {
                     (true, Seeding::Fold) => g64 - 1 - p64,
                     (false, _) => -(g64 - 1 - p64),
                 };
-                for (b, &least) in blocks[gj].iter().enumerate() {
+                for (b, &least) in least.iter().enumerate() {
                     let lo = (b * BLOCK) as i64;
                     let hi = (lo + BLOCK as i64 - 1).min(g_j as i64 - 1);
                     let lo = if same { lo.max(p64 + 1) } else { lo };
@@ -429,41 +419,86 @@ fn price(f: &Field, stage: Stage, m: &Matching, edges: &mut Vec<Edge>) {
     }
 }
 
+/// The score groups of `sorted` (as in [`candidate_pairs`]) in order, each
+/// with its start, its size and the least dual of each block of [`BLOCK`]
+/// consecutive places; and the least dual of all.
+pub(crate) fn blocks(
+    sorted: &[usize],
+    group: &[(usize, usize, usize)],
+    m: &Matching,
+) -> (Vec<(usize, usize, Vec<i64>)>, i64) {
+    let mut groups = Vec::new();
+    let mut s = 0;
+    while s < sorted.len() {
+        let (start, g, _) = group[sorted[s]];
+        let least: Vec<i64> = sorted[start..start + g]
+            .chunks(BLOCK)
+            .map(|c| c.iter().map(|&i| m.dual(i)).min().unwrap_or(0))
+            .collect();
+        groups.push((start, g, least));
+        s = start + g;
+    }
+    let overall = groups
+        .iter()
+        .flat_map(|g| g.2.iter().copied())
+        .min()
+        .unwrap_or(0);
+    (groups, overall)
+}
+
 /// The optimal perfect matching of a stage over the complete graph, if one
 /// exists.
 fn solve(f: &Field, stage: Stage) -> Option<Matching> {
-    let n = f.seats.len();
-    let mut edges = candidates(f, stage);
+    let first = candidate_pairs(&f.sorted, &f.group, f.rules.seeding)
+        .into_iter()
+        .filter_map(|(a, b)| f.edge(stage, a, b))
+        .collect();
+    solve_sparse(
+        f.seats.len(),
+        first,
+        |i, j| f.edge(stage, i, j),
+        |m, edges| price(f, stage, m, edges),
+    )
+}
+
+/// The heaviest perfect matching of the complete graph on `n` vertices
+/// whose pairs `edge` weighs (`None`: forbidden), if one exists. The `first`
+/// candidate edges are matched, then `price` adds every pair that could
+/// improve the matching (negative reduced cost under its duals) and the
+/// graph is solved again, until no pair prices in: the matching is then
+/// optimal over the complete graph (LP duality).
+pub(crate) fn solve_sparse(
+    n: usize,
+    mut edges: Vec<Edge>,
+    edge: impl Fn(usize, usize) -> Option<Edge>,
+    price: impl Fn(&Matching, &mut Vec<Edge>),
+) -> Option<Matching> {
     let mut widened = 0;
     loop {
         let m = max_weight_perfect_matching(n, &edges);
         if !m.is_perfect() {
             // The candidate graph has no perfect matching: give the
             // unmatched seats every allowed partner; if that is not enough,
-            // the complete graph decides whether the stage is possible.
+            // the complete graph decides whether one exists.
             widened += 1;
             match widened {
                 1 => {
                     for i in (0..n).filter(|&i| m.mate(i).is_none()) {
-                        edges.extend(
-                            (0..n)
-                                .filter(|&j| j != i)
-                                .filter_map(|j| f.edge(stage, i, j)),
-                        );
+                        edges.extend((0..n).filter(|&j| j != i).filter_map(|j| edge(i, j)));
                     }
                 }
                 2 => {
                     edges = (0..n)
-                        .flat_map(|i| (i + 1..n).filter_map(move |j| f.edge(stage, i, j)))
+                        .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+                        .filter_map(|(i, j)| edge(i, j))
                         .collect();
                 }
                 _ => return None,
             }
             continue;
         }
-        // Price every pair of the field against the duals.
         let before = edges.len();
-        price(f, stage, &m, &mut edges);
+        price(&m, &mut edges);
         if edges.len() == before {
             return Some(m);
         }

@@ -7,7 +7,9 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use shoutan_rules::Rank;
-use shoutan_tournament::{HandicapBasis, HandicapRule, McMahon, Settings, System, Tournament, sim};
+use shoutan_tournament::{
+    HandicapBasis, HandicapRule, McMahon, PairingModel, Settings, System, Tournament, sim,
+};
 
 /// Arguments.
 #[derive(clap::Args)]
@@ -21,6 +23,18 @@ pub struct Args {
     /// Timed pairings per size and system (the median is reported).
     #[arg(long, default_value_t = 5)]
     repeats: usize,
+    /// The cost model that pairs every round, the played ones included.
+    #[arg(long, value_enum, default_value = "shoutan")]
+    model: Model,
+}
+
+/// [`PairingModel`] as a command-line value.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum Model {
+    /// Shoutan's own pairing.
+    Shoutan,
+    /// OpenGotha's weights over the whole field.
+    Opengotha,
 }
 
 /// Prints the median pairing time for each size, Swiss and McMahon.
@@ -28,7 +42,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     anyhow::ensure!(args.repeats > 0, "repeats must be positive");
     for &n in &args.players {
         for (label, system) in systems() {
-            let mut t = event(system, n, args.played)?;
+            let model = match args.model {
+                Model::Shoutan => PairingModel::Shoutan,
+                Model::Opengotha => PairingModel::OpenGotha,
+            };
+            let mut t = event(system, model, n, args.played)?;
             let mut times = Vec::with_capacity(args.repeats);
             let mut tables = 0;
             for _ in 0..args.repeats {
@@ -71,9 +89,10 @@ fn systems() -> [(&'static str, System); 2] {
     ]
 }
 
-/// A seeded event of `n` players with `played` rounds of random results.
-fn event(system: System, n: usize, played: u32) -> anyhow::Result<Tournament> {
+/// A seeded event of `n` players paired by `model` with `played` rounds of random results.
+fn event(system: System, model: PairingModel, n: usize, played: u32) -> anyhow::Result<Tournament> {
     let mut settings = Settings::new(system, None);
+    settings.pairing_model = model;
     settings.rounds = Some(played + 1);
     settings.seed = 2026;
     let mut t = Tournament::new("Benchmark", settings)?;
