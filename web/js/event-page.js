@@ -240,9 +240,9 @@ export function eventPage(root, { id }) {
 
   function standings() {
     // While a round is being played: its results so far.
-    const s = data.standings.live ?? data.standings;
+    const s = data.standings;
     if (!s.rows.length || !s.rounds) return h('p.empty', null, et('events.noStandings'));
-    const caption = data.standings.live ? et('events.soFar', { n: s.rounds }) : et('events.round', { n: s.rounds });
+    const caption = s.live ? et('events.soFar', { n: s.rounds }) : et('events.round', { n: s.rounds });
     return h('div.card', null, h('h3', { dataset: { role: 'standings-caption' } }, caption),
       h('div.table-scroll', null,
         table('standings', [[et('events.place'), true], [et('events.name.col')], [et('events.wins'), true], ...s.columns.map((c) => [columnName(c), true])],
@@ -343,7 +343,7 @@ export function eventPage(root, { id }) {
   async function load() {
     try {
       const [event, standingsData, cross, log, brackets] = await Promise.all([
-        get(base), get(`${base}/standings`), get(`${base}/crosstable`), get(`${base}/log`), get(`${base}/bracket`),
+        get(base), get(`${base}/standings/current`), get(`${base}/crosstable`), get(`${base}/log`), get(`${base}/bracket`),
       ]);
       if (gone) return;
       data = { event, standings: standingsData, crosstable: cross, log, bracket: brackets };

@@ -58,7 +58,8 @@ pub struct ServerConfig {
     /// How long a player must have been gone before the opponent may claim
     /// the game (at most the absent player's remaining time).
     pub abandonment: Duration,
-    /// How long a finished game stays in memory for the post-game chat.
+    /// How long a finished game stays in memory for the post-game chat
+    /// while someone is in it (it leaves once everyone has).
     pub linger: Duration,
     /// How long counting may stand idle (no mark, acceptance or dispute)
     /// before the marking stands as it is; so a game left in counting by

@@ -19,6 +19,7 @@ pub mod games;
 pub mod registry;
 pub mod results;
 pub mod routes;
+pub mod standings;
 pub mod views;
 
 pub use registry::Events;

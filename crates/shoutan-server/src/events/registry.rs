@@ -20,31 +20,13 @@ use super::action::{Action, Person, RulingKind};
 use super::config::EventConfig;
 use super::event::Event;
 use super::games;
+use super::standings::{StandingsBody, StandingsJson, StandingsPage, StandingsPart};
 use crate::error::ApiError;
 use crate::live::event::GameEvent;
 use crate::live::registry::Shared;
 use crate::lobby::{LiveGameView, Lobby};
 use crate::settings::GameSettings;
 use crate::time;
-
-/// An event's standings page as last computed, and the turn to compute it.
-#[derive(Default)]
-struct StandingsPage {
-    /// The JSON, with the `next_seq` of the event it was computed from.
-    body: Option<(u64, axum::body::Bytes)>,
-    /// Held while the page is computed.
-    gate: Arc<Mutex<()>>,
-}
-
-impl StandingsPage {
-    /// The page, if computed from the event at `wanted` or later.
-    fn at_least(&self, wanted: u64) -> Option<axum::body::Bytes> {
-        self.body
-            .as_ref()
-            .filter(|(version, _)| *version >= wanted)
-            .map(|(_, body)| body.clone())
-    }
-}
 
 /// Games of a round started at once.
 const STARTS_AT_ONCE: usize = 32;
@@ -284,14 +266,16 @@ impl Events {
         self.events.read().await.values().cloned().collect()
     }
 
-    /// The standings page (`GET /api/events/{id}/standings`) as JSON, with
-    /// every change made before the call. Computed outside the event's
-    /// lock, one computation at a time per event, each serving every fetch
-    /// that waited for it: results keep coming in while a crowd watches.
+    /// The standings (`GET /api/events/{id}/standings`, or `…/current`)
+    /// as JSON, with every change made before the call. Computed outside
+    /// the event's lock, one computation at a time per event, each serving
+    /// every fetch that waited for it: results keep coming in while a crowd
+    /// watches.
     pub async fn standings_json(
         &self,
         event: &Arc<Mutex<Event>>,
-    ) -> Result<axum::body::Bytes, ApiError> {
+        part: StandingsPart,
+    ) -> Result<StandingsBody, ApiError> {
         let (id, wanted) = {
             let e = event.lock().await;
             (e.id, e.next_seq())
@@ -302,36 +286,38 @@ impl Events {
                 .lock()
                 .map_err(|_| ApiError::internal("the standings cache is poisoned"))?;
             let page = standings.entry(id).or_default();
-            if let Some(body) = page.at_least(wanted) {
+            if let Some(body) = page.at_least(wanted, part) {
                 return Ok(body);
             }
             Arc::clone(&page.gate)
         };
         let _turn = gate.lock().await;
-        if let Some(body) = self.cached_standings(id, wanted) {
+        if let Some(body) = self.cached_standings(id, wanted, part) {
             return Ok(body);
         }
         let (version, tournament) = {
             let e = event.lock().await;
             (e.next_seq(), e.tournament.clone())
         };
-        let body = tokio::task::spawn_blocking(move || {
-            serde_json::to_vec(&super::views::event_standings(&tournament))
-        })
-        .await
-        .map_err(ApiError::internal)?
-        .map_err(ApiError::internal)?;
-        let body = axum::body::Bytes::from(body);
+        let json = tokio::task::spawn_blocking(move || StandingsJson::of(&tournament))
+            .await
+            .map_err(ApiError::internal)??;
+        let body = json.part(part);
         if let Ok(mut standings) = self.standings.lock() {
-            standings.entry(id).or_default().body = Some((version, body.clone()));
+            standings.entry(id).or_default().body = Some((version, json));
         }
         Ok(body)
     }
 
     /// The cached standings of event `id`, if they have every change
     /// before `wanted`.
-    fn cached_standings(&self, id: TournamentId, wanted: u64) -> Option<axum::body::Bytes> {
-        self.standings.lock().ok()?.get(&id)?.at_least(wanted)
+    fn cached_standings(
+        &self,
+        id: TournamentId,
+        wanted: u64,
+        part: StandingsPart,
+    ) -> Option<StandingsBody> {
+        self.standings.lock().ok()?.get(&id)?.at_least(wanted, part)
     }
 
     /// Where a game sits, if it belongs to an event.

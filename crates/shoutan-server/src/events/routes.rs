@@ -19,6 +19,7 @@ use shoutan_tournament::{PlayerId, TeamId};
 use super::action::{Action, Person, RulingKind};
 use super::config::EventRequest;
 use super::event::Event;
+use super::standings::StandingsPart;
 use super::{exports, views};
 use crate::AppState;
 use crate::accounts::session::{LoggedIn, Visitor};
@@ -60,6 +61,7 @@ pub fn router() -> Router<AppState> {
             post(ruling),
         )
         .route("/api/events/{id}/standings", get(standings))
+        .route("/api/events/{id}/standings/current", get(current_standings))
         .route(
             "/api/events/{id}/certification",
             get(certification).post(certify),
@@ -538,14 +540,34 @@ async fn ruling(
     .await
 }
 
-async fn standings(State(app): State<AppState>, p: Params) -> Result<Response, ApiError> {
+async fn standings(
+    State(app): State<AppState>,
+    p: Params,
+    headers: axum::http::HeaderMap,
+) -> Result<Response, ApiError> {
+    standings_part(&app, &p, &headers, StandingsPart::Whole).await
+}
+
+async fn current_standings(
+    State(app): State<AppState>,
+    p: Params,
+    headers: axum::http::HeaderMap,
+) -> Result<Response, ApiError> {
+    standings_part(&app, &p, &headers, StandingsPart::Current).await
+}
+
+async fn standings_part(
+    app: &AppState,
+    p: &Params,
+    headers: &axum::http::HeaderMap,
+    part: StandingsPart,
+) -> Result<Response, ApiError> {
     let event = app.events.get(p.number("id")?).await?;
-    let body = app.events.standings_json(&event).await?;
-    Ok((
-        [(axum::http::header::CONTENT_TYPE, "application/json")],
-        body,
-    )
-        .into_response())
+    Ok(app
+        .events
+        .standings_json(&event, part)
+        .await?
+        .response(headers))
 }
 
 async fn certification(

@@ -351,9 +351,12 @@ pub fn event(e: &Event, viewer: Option<UserId>, now: i64) -> EventView {
 pub struct StandingRow {
     /// Place.
     pub place: u32,
-    /// Shared with another.
+    /// Shared with another (left out when not: most rows of a large
+    /// event's page are neither shared, decided by playoff nor withdrawn).
+    #[serde(skip_serializing_if = "is_false")]
     pub shared: bool,
-    /// A playoff decides it.
+    /// A playoff decides it (left out when not).
+    #[serde(skip_serializing_if = "is_false")]
     pub playoff: bool,
     /// The entrant's number (player or team).
     pub number: u32,
@@ -364,8 +367,14 @@ pub struct StandingRow {
     pub wins: u32,
     /// One value per column, as shown.
     pub values: Vec<String>,
-    /// Withdrawn.
+    /// Withdrawn (left out when not).
+    #[serde(skip_serializing_if = "is_false")]
     pub withdrawn: bool,
+}
+
+/// Serde's test for leaving a `false` out (it passes a reference).
+fn is_false(b: &bool) -> bool {
+    !b
 }
 
 /// The standings.
@@ -390,6 +399,19 @@ pub struct EventStandingsView {
     /// With the results in so far of the round in progress; `None` when no
     /// round is in progress.
     pub live: Option<StandingsView>,
+}
+
+/// The standings a page shows now: while a round is being played, with its
+/// results so far; otherwise the official ones. A watcher of a large event
+/// fetches this at each change, not the whole [`EventStandingsView`]: the
+/// official half does not change during a round.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct CurrentStandingsView<'a> {
+    /// With the results so far of a round in progress.
+    pub live: bool,
+    /// The standings.
+    #[serde(flatten)]
+    pub standings: &'a StandingsView,
 }
 
 /// One player who qualifies in a rank-certification event.
@@ -462,6 +484,17 @@ pub fn event_standings(t: &shoutan_tournament::Tournament) -> EventStandingsView
     }
 }
 
+impl EventStandingsView {
+    /// The standings a page shows now.
+    #[must_use]
+    pub fn current(&self) -> CurrentStandingsView<'_> {
+        CurrentStandingsView {
+            live: self.live.is_some(),
+            standings: self.live.as_ref().unwrap_or(&self.official),
+        }
+    }
+}
+
 fn number(entrant: Entrant) -> u32 {
     match entrant {
         Entrant::Player(p) => p.0 + 1,
@@ -518,7 +551,8 @@ pub fn standings(s: &Standings) -> StandingsView {
 pub struct CrossRow {
     /// Place.
     pub place: u32,
-    /// Shared with another.
+    /// Shared with another (left out when not, as in the standings).
+    #[serde(skip_serializing_if = "is_false")]
     pub shared: bool,
     /// Name.
     pub name: String,

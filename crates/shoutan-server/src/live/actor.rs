@@ -492,7 +492,11 @@ impl Actor {
             }
             Msg::Leave { who } => {
                 self.presence.leave(who.color, time::now());
-                if self.may_retire() {
+                // A finished game nobody is in has no post-game chat to
+                // keep: it leaves memory now (its log reloads it for the
+                // next visitor), not after the lingering time, so a
+                // round of a large event does not stay behind it.
+                if self.state.is_over() && self.presence.is_empty() {
                     self.linger_until = Some(tokio::time::Instant::now());
                 }
             }

@@ -120,7 +120,62 @@ async fn live_games_per_player_are_bounded(backend: Backend) {
     assert!(started, "a finished game still counted");
 }
 
+/// The games in memory, as `/metrics` counts them.
+async fn games_loaded(client: &crate::common::Client) -> String {
+    let text = client.get("/metrics").await.body;
+    text.lines()
+        .find_map(|l| l.strip_prefix("shoutan_games_loaded "))
+        .unwrap_or("?")
+        .to_owned()
+}
+
+/// A finished game nobody is in leaves memory at once, not after the
+/// post-game lingering time (ten minutes: a round of an event of 1,000
+/// boards would stay behind it), and its log brings it back for the next
+/// visitor.
+async fn a_finished_game_nobody_is_in_leaves_memory(backend: Backend) {
+    let Some(server) = TestServer::new(backend, config()).await else {
+        return;
+    };
+    let ke = server.player("ke", "1d").await;
+    let lee = server.player("lee", "1d").await;
+    let made = ke
+        .post("/api/challenges", json!({"size": 9, "colour": "black"}))
+        .await;
+    let game = lee
+        .post(
+            &format!("/api/challenges/{}/accept", made.json["id"]),
+            json!({}),
+        )
+        .await
+        .json["id"]
+        .as_i64()
+        .unwrap();
+    let mut black = ke.ws(game, None).await;
+    let white = lee.ws(game, None).await;
+    black.ok(json!({"type": "resign"})).await;
+    assert_eq!(games_loaded(&ke).await, "1", "someone is still in it");
+    drop((black, white));
+    let mut loaded = String::new();
+    for _ in 0..100 {
+        loaded = games_loaded(&ke).await;
+        if loaded == "0" {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert_eq!(loaded, "0", "a finished game left empty stays in memory");
+    let again = lee.ws(game, None).await;
+    assert_eq!(
+        again.seen[0]["game"]["state"]["result"]["winner"], "white",
+        "{}",
+        again.seen[0]
+    );
+    assert_eq!(games_loaded(&ke).await, "1");
+}
+
 crate::for_both_backends!(
     clocks_beyond_a_live_game_are_refused_with_their_codes,
     live_games_per_player_are_bounded,
+    a_finished_game_nobody_is_in_leaves_memory,
 );

@@ -1109,11 +1109,38 @@ async fn standings_show_the_round_in_progress(backend: Backend) {
     let winner = numbers.iter().map(|n| n.as_u64().unwrap()).min().unwrap();
     let first = &standings["live"]["rows"][0];
     assert_eq!(first["number"], winner, "{standings}");
-    assert_eq!(
-        (&first["place"], &first["shared"]),
-        (&json!(1), &json!(false))
+    assert_eq!(first["place"], 1);
+    assert!(
+        first.get("shared").is_none(),
+        "a place not shared is left out: {standings}"
     );
+    assert!(standings["rows"][0]["shared"].as_bool().unwrap());
     assert_eq!(first["values"][0], "2", "the winner's points: {standings}");
+    // What a page shows now: the live standings alone.
+    let current = organiser
+        .get(&format!("/api/events/{id}/standings/current"))
+        .await
+        .json;
+    assert_eq!(current["live"], true, "{current}");
+    let mut live = standings["live"].clone();
+    live["live"] = json!(true);
+    assert_eq!(current, live);
+    // Compressed for a client that takes gzip, as browsers do.
+    let gzipped = organiser
+        .raw(
+            reqwest::Method::GET,
+            &format!("/api/events/{id}/standings/current"),
+        )
+        .header("accept-encoding", "gzip, deflate, br")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(gzipped.headers()["content-encoding"], "gzip");
+    let bytes = gzipped.bytes().await.unwrap();
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&bytes[..]), &mut text)
+        .unwrap();
+    assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), current);
 
     // Once the round is complete there is nothing in progress.
     play(&players, &games[1]).await;
@@ -1124,6 +1151,13 @@ async fn standings_show_the_round_in_progress(backend: Backend) {
         .json;
     assert_eq!(done["rounds"], 1);
     assert!(done["live"].is_null(), "{done}");
+    let current = organiser
+        .get(&format!("/api/events/{id}/standings/current"))
+        .await
+        .json;
+    let mut official = done.clone();
+    official["live"] = json!(false);
+    assert_eq!(current, official, "the official standings once complete");
 }
 
 /// Every change of an event is said on the lobby socket (issue 20) — the

@@ -850,15 +850,10 @@ struct Watcher {
     failed_fetches: AtomicUsize,
 }
 
-/// The standings page, as far as the watchers read it.
+/// The standings (the whole page after the event, or what a page shows
+/// now while it runs), as far as this process reads them.
 #[derive(Deserialize)]
 struct Standings {
-    rows: Vec<Row>,
-    live: Option<LiveStandings>,
-}
-
-#[derive(Deserialize)]
-struct LiveStandings {
     rows: Vec<Row>,
 }
 
@@ -908,10 +903,9 @@ async fn watch_standings(
                         changed.notify_one();
                         continue;
                     };
-                    let rows = page.live.map_or(page.rows, |l| l.rows);
                     held = (
                         Instant::now(),
-                        rows.iter().map(|r| (r.number, r.wins)).collect(),
+                        page.rows.iter().map(|r| (r.number, r.wins)).collect(),
                     );
                 }
                 let fresh = ledger.since(known);
@@ -950,18 +944,30 @@ async fn watch_standings(
     let _ = fetcher.await;
 }
 
+/// What the event page fetches at each change: the live standings while a
+/// round is played, compressed as a browser takes them.
 async fn fetch_standings(
     http: &reqwest::Client,
     base: &str,
     event: i64,
 ) -> anyhow::Result<Standings> {
-    Ok(http
-        .get(format!("{base}/api/events/{event}/standings"))
+    let response = http
+        .get(format!("{base}/api/events/{event}/standings/current"))
+        .header(reqwest::header::ACCEPT_ENCODING, "gzip")
         .send()
         .await?
-        .error_for_status()?
-        .json()
-        .await?)
+        .error_for_status()?;
+    let gzip = response
+        .headers()
+        .get(reqwest::header::CONTENT_ENCODING)
+        .is_some_and(|v| v == "gzip");
+    let body = response.bytes().await?;
+    if !gzip {
+        return Ok(serde_json::from_slice(&body)?);
+    }
+    let mut plain = Vec::with_capacity(body.len() * 6);
+    std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&body[..]), &mut plain)?;
+    Ok(serde_json::from_slice(&plain)?)
 }
 
 /// A state-changing request as the organiser: its JSON answer, or the
