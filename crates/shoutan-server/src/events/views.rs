@@ -353,10 +353,10 @@ pub struct StandingRow {
     pub place: u32,
     /// Shared with another (left out when not: most rows of a large
     /// event's page are neither shared, decided by playoff nor withdrawn).
-    #[serde(skip_serializing_if = "is_false")]
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub shared: bool,
     /// A playoff decides it (left out when not).
-    #[serde(skip_serializing_if = "is_false")]
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub playoff: bool,
     /// The entrant's number (player or team).
     pub number: u32,
@@ -368,13 +368,8 @@ pub struct StandingRow {
     /// One value per column, as shown.
     pub values: Vec<String>,
     /// Withdrawn (left out when not).
-    #[serde(skip_serializing_if = "is_false")]
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub withdrawn: bool,
-}
-
-/// Serde's test for leaving a `false` out (it passes a reference).
-fn is_false(b: &bool) -> bool {
-    !b
 }
 
 /// The standings.
@@ -552,7 +547,7 @@ pub struct CrossRow {
     /// Place.
     pub place: u32,
     /// Shared with another (left out when not, as in the standings).
-    #[serde(skip_serializing_if = "is_false")]
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub shared: bool,
     /// Name.
     pub name: String,
