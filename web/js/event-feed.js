@@ -42,7 +42,9 @@ export function followEvents(id, reload) {
     }
   }
   const socket = new LiveSocket({
-    path: () => '/api/lobby/ws',
+    // The events' view: the changes of events (and one's own games
+    // starting), not every board of the server.
+    path: () => '/api/lobby/ws?view=events',
     onMessage: (m) => {
       if (m.type === 'lobby' || (m.type === 'event_changed' && (id === null || String(m.id) === String(id)))) run();
     },

@@ -21,6 +21,7 @@ use crate::accounts::session::Visitor;
 use crate::automatch::{self, Seekers};
 use crate::error::{ApiError, ErrorCode};
 use crate::live::view::ResultView;
+use crate::routes::extract::Params;
 use crate::settings::{
     ChallengeSettings, ColourRequest, GameSettings, HandicapRequest, Mode, Partners, Seat,
 };
@@ -278,6 +279,9 @@ pub struct Lobby {
     /// the whole list. The rest are paged over `GET /api/games`.
     snapshot_games: usize,
     notices: broadcast::Sender<Arc<Shared>>,
+    /// The notices an event page's socket may be told (events changed,
+    /// games started): those sockets are not woken for the others.
+    event_notices: broadcast::Sender<Arc<Shared>>,
     live: Mutex<BTreeMap<GameId, LiveGameView>>,
     /// Where this instance's changes go for the other instances.
     relay: OnceLock<mpsc::UnboundedSender<LobbyNotice>>,
@@ -293,6 +297,7 @@ impl Lobby {
         Lobby {
             snapshot_games,
             notices: broadcast::channel(NOTICES_BEHIND).0,
+            event_notices: broadcast::channel(NOTICES_BEHIND).0,
             live: Mutex::new(BTreeMap::new()),
             relay: OnceLock::new(),
             stale_events: OnceLock::new(),
@@ -365,10 +370,25 @@ impl Lobby {
             LobbyNotice::Paired { seek, game } => Notice::Paired { seek, game },
             LobbyNotice::Seekers { seekers } => Notice::Seekers(Arc::new(seekers)),
         };
-        let _ = self.notices.send(Arc::new(Shared {
+        let shared = Arc::new(Shared {
             notice,
             text: OnceLock::new(),
-        }));
+        });
+        if matches!(
+            shared.notice,
+            Notice::EventChanged(_) | Notice::GameStarted(_)
+        ) {
+            let _ = self.event_notices.send(Arc::clone(&shared));
+        }
+        let _ = self.notices.send(shared);
+    }
+
+    /// The notices a socket for `view` is woken for.
+    fn subscribe(&self, view: LobbyView) -> broadcast::Receiver<Arc<Shared>> {
+        match view {
+            LobbyView::Lobby => self.notices.subscribe(),
+            LobbyView::Events => self.event_notices.subscribe(),
+        }
     }
 
     /// An event changed here.
@@ -569,16 +589,50 @@ async fn send(socket: &mut WebSocket, frame: &LobbyFrame<'_>) -> bool {
     }
 }
 
-/// `GET /api/lobby/ws`: the lobby's snapshot, then its changes.
+/// What a lobby socket is for, and so what it is told.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LobbyView {
+    /// The lobby page: every change of the challenges and live games.
+    #[default]
+    Lobby,
+    /// An event's pages: which events changed, and the viewer's own games
+    /// as they start — not the other games of the server, which would be
+    /// a thousand frames a second to each player of a large event.
+    Events,
+}
+
+/// `GET /api/lobby/ws?view=`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LobbyQuery {
+    #[serde(default)]
+    view: LobbyView,
+}
+
+/// `GET /api/lobby/ws`: the lobby's snapshot, then its changes, as much of
+/// them as the socket's view shows.
 pub async fn lobby_ws(
     State(app): State<AppState>,
     Visitor(user): Visitor,
+    Params(LobbyQuery { view }): Params<LobbyQuery>,
     ws: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
     let viewer = user.as_ref().map(|u| u.id);
-    let challenges = visible_challenges(&app, viewer).await?;
-    let notices = app.lobby.notices.subscribe();
-    let games = app.lobby.snapshot_games(viewer);
+    let notices = app.lobby.subscribe(view);
+    let (challenges, games) = match view {
+        LobbyView::Lobby => (
+            visible_challenges(&app, viewer).await?,
+            app.lobby.snapshot_games(viewer),
+        ),
+        LobbyView::Events => (
+            Vec::new(),
+            (
+                viewer.map(|v| app.lobby.games_of(v)).unwrap_or_default(),
+                app.lobby.live_games(0, 0).1,
+            ),
+        ),
+    };
     let seekers = automatch::seekers(&app).await?;
     let snapshot = LobbyFrame::Lobby {
         challenges,
@@ -595,6 +649,7 @@ pub async fn lobby_ws(
             let mut connection = LobbyConnection {
                 app,
                 user,
+                view,
                 seek: None,
                 gone: None,
                 commands: (tokio::time::Instant::now(), 0),
@@ -629,6 +684,7 @@ enum LobbyMessage {
 struct LobbyConnection {
     app: AppState,
     user: Option<User>,
+    view: LobbyView,
     /// This connection's waiting seek.
     seek: Option<i64>,
     /// Its seek found gone at a renewal: paired (the notice may still be on
@@ -734,7 +790,7 @@ impl LobbyConnection {
                 self.seek = None;
                 LobbyFrame::Paired { game }.message()
             }
-            ref other if visible(other, viewer) => out.message(),
+            ref other if visible(other, viewer, self.view) => out.message(),
             _ => None,
         }
     }
@@ -806,15 +862,19 @@ impl LobbyConnection {
     }
 }
 
-/// Whether `viewer` may see a notice: a challenge to a named player is
-/// shown to its two players only.
-fn visible(notice: &Notice, viewer: Option<UserId>) -> bool {
-    match notice {
-        Notice::ChallengeOpened(view) => view.visible_to(viewer),
-        &Notice::ChallengeClosed { audience, .. } => {
+/// Whether `viewer`'s socket, for `view`, is told of a notice: a
+/// challenge to a named player is shown to its two players only; an
+/// event's page hears of the events and of the viewer's own games starting.
+fn visible(notice: &Notice, viewer: Option<UserId>, view: LobbyView) -> bool {
+    match (view, notice) {
+        (_, Notice::EventChanged(_)) => true,
+        (LobbyView::Events, Notice::GameStarted(game)) => viewer.is_some_and(|v| game.plays(v)),
+        (LobbyView::Events, _) => false,
+        (LobbyView::Lobby, Notice::ChallengeOpened(challenge)) => challenge.visible_to(viewer),
+        (LobbyView::Lobby, &Notice::ChallengeClosed { audience, .. }) => {
             audience.is_none_or(|pair| viewer.is_some_and(|v| pair.contains(&v)))
         }
-        _ => true,
+        (LobbyView::Lobby, _) => true,
     }
 }
 

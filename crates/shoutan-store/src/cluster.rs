@@ -82,8 +82,8 @@ pub trait Cluster: Send + Sync {
     async fn owner(&self, game: GameId) -> Result<Option<String>, StoreError>;
     /// Games owned by dead instances, oldest first, at most `limit`.
     async fn orphans(&self, limit: i64) -> Result<Vec<GameId>, StoreError>;
-    /// The games this instance owns (after losing some to a claim, the
-    /// rest).
+    /// The live games this instance owns (after losing some to a claim,
+    /// the rest): a finished game needs no owner to serve it again.
     async fn owned(&self) -> Result<Vec<GameId>, StoreError>;
     /// The instances alive now.
     async fn instances(&self) -> Result<Vec<String>, StoreError>;

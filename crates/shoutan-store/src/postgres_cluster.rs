@@ -177,7 +177,8 @@ impl Cluster for PostgresStore {
             .client()
             .await?
             .query(
-                "SELECT game_id FROM game_owners WHERE instance = $1 ORDER BY game_id",
+                "SELECT o.game_id FROM game_owners o JOIN games g ON g.id = o.game_id \
+                 WHERE o.instance = $1 AND g.status = 'live' ORDER BY o.game_id",
                 &[&fence.instance],
             )
             .await?;

@@ -2,6 +2,8 @@
 //! command validates first and changes the event only when it succeeds, so
 //! a server or the command line can apply it to the stored event as is.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
 use crate::history::{Entry, History};
@@ -33,7 +35,10 @@ pub struct Tournament {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     time_control: Option<String>,
     settings: Settings,
-    players: Vec<Player>,
+    /// Shared between copies: a change of the event (a result) copies the
+    /// event, and the players, whose names and clubs are thousands of
+    /// allocations in a large field, change only at registration.
+    players: Arc<Vec<Player>>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     teams: Vec<Team>,
     rounds: Vec<Round>,
@@ -75,7 +80,7 @@ impl Tournament {
             komi: None,
             time_control: None,
             settings,
-            players: Vec::new(),
+            players: Arc::default(),
             teams: Vec::new(),
             rounds: Vec::new(),
             draw: Vec::new(),
@@ -187,6 +192,12 @@ impl Tournament {
     #[must_use]
     pub fn players(&self) -> &[Player] {
         &self.players
+    }
+
+    /// The players to change (copied first if another copy of the event
+    /// shares them).
+    fn players_mut(&mut self) -> &mut Vec<Player> {
+        Arc::make_mut(&mut self.players)
     }
 
     /// Registered teams by number.
@@ -354,7 +365,7 @@ impl Tournament {
         }
         let id = PlayerId(self.players.len() as u32);
         let absent = (1..=self.rounds.len() as u32).collect();
-        self.players.push(Player {
+        self.players_mut().push(Player {
             id,
             name: name.to_owned(),
             rank: new.rank,
@@ -434,7 +445,7 @@ impl Tournament {
         }
         let id = TeamId(self.teams.len() as u32);
         for m in members {
-            self.players[m.index()].team = Some(id);
+            self.players_mut()[m.index()].team = Some(id);
         }
         self.teams.push(Team {
             id,
@@ -467,7 +478,7 @@ impl Tournament {
         let name = self.entrant_name(entrant).to_owned();
         let slot = match entrant {
             Entrant::Player(p) => self
-                .players
+                .players_mut()
                 .get_mut(p.index())
                 .map(|x| &mut x.withdrawn_from),
             Entrant::Team(t) => self.teams.get_mut(t.index()).map(|x| &mut x.withdrawn_from),
@@ -485,7 +496,7 @@ impl Tournament {
             } else {
                 let members = self.teams[team.index()].members.clone();
                 for m in members {
-                    let p = &mut self.players[m.index()];
+                    let p = &mut self.players_mut()[m.index()];
                     p.withdrawn_from = p.withdrawn_from.or(Some(from));
                 }
             }
@@ -527,7 +538,7 @@ impl Tournament {
             return Err(TournamentError::AlreadyPaired(round));
         }
         let p = self
-            .players
+            .players_mut()
             .get_mut(player.index())
             .ok_or_else(|| TournamentError::UnknownPlayer(player.to_string()))?;
         if !p.absent.contains(&round) {

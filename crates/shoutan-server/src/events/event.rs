@@ -4,6 +4,7 @@
 //! the server as in a replay.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use shoutan_rules::Rank;
 use shoutan_store::{GameId, TournamentId, UserId};
@@ -41,8 +42,9 @@ pub struct Event {
     pub arbiters: Vec<Person>,
     /// The tournament.
     pub tournament: Tournament,
-    /// The account of each player (by player index), if he plays online.
-    pub accounts: Vec<Option<Person>>,
+    /// The account of each player (by player index), if he plays online;
+    /// shared between copies, as the tournament's players are.
+    pub accounts: Arc<Vec<Option<Person>>>,
     /// The online game of each (round, table).
     pub games: BTreeMap<(u32, u32), GameId>,
     /// When each round was paired (ms): its games' scheduled start.
@@ -94,7 +96,7 @@ impl Event {
             config,
             arbiters: Vec::new(),
             tournament,
-            accounts: Vec::new(),
+            accounts: Arc::default(),
             games: BTreeMap::new(),
             round_started: BTreeMap::new(),
             certified: Vec::new(),
@@ -131,9 +133,9 @@ impl Event {
     }
 
     /// Applies an action and appends it to the log. A refused action may
-    /// leave the event part-changed: apply to a copy where the event must
-    /// outlive a refusal (the registry does; one copy an action, not two,
-    /// and none for each action of a log replayed at start).
+    /// leave the event part-changed: where the event must outlive a refusal,
+    /// use [`Event::tried`] (the registry does for each action; a log
+    /// replayed at start needs no copy).
     pub fn apply(
         &mut self,
         action: Action,
@@ -148,6 +150,41 @@ impl Event {
             action,
         });
         Ok(())
+    }
+
+    /// The event as `action` would leave it, or why it is refused; `self`
+    /// is unchanged. The copy leaves the log out (an action only appends to
+    /// it): copying thousands of entries for each result of a large event
+    /// was most of the cost of recording one. [`Event::adopt`] takes it.
+    pub fn tried(&self, action: &Action, at: i64) -> Result<Event, ApiError> {
+        let mut next = Event {
+            id: self.id,
+            organiser: self.organiser.clone(),
+            created_at: self.created_at,
+            config: self.config.clone(),
+            arbiters: self.arbiters.clone(),
+            tournament: self.tournament.clone(),
+            accounts: self.accounts.clone(),
+            games: self.games.clone(),
+            round_started: self.round_started.clone(),
+            certified: self.certified.clone(),
+            log: Vec::new(),
+        };
+        next.change(action, at)?;
+        Ok(next)
+    }
+
+    /// Becomes `next`, the event [`Event::tried`] made of `action`, and
+    /// logs the action.
+    pub fn adopt(&mut self, next: Event, action: Action, actor: Option<Person>, at: i64) {
+        let log = std::mem::take(&mut self.log);
+        *self = Event { log, ..next };
+        self.log.push(LogEntry {
+            seq: self.next_seq(),
+            at,
+            actor,
+            action,
+        });
     }
 
     fn change(&mut self, action: &Action, at: i64) -> Result<(), ApiError> {
@@ -196,7 +233,7 @@ impl Event {
                 if id.index() != self.accounts.len() {
                     return Err(ApiError::internal("player numbers out of step"));
                 }
-                self.accounts.push(account.clone());
+                Arc::make_mut(&mut self.accounts).push(account.clone());
             }
             Action::Withdraw { player } => {
                 t.withdraw(Entrant::Player(*player))

@@ -335,8 +335,7 @@ impl Events {
         actor: Option<Person>,
     ) -> Result<(), ApiError> {
         let at = time::now_millis();
-        let mut next = event.clone();
-        next.apply(action.clone(), actor.clone(), at)?;
+        let next = event.tried(&action, at)?;
         let reseated = reseated_tables(event, &next, &action);
         let planned = self.games_started_by(&next, &action, &reseated).await?;
         let (rows, settings): (Vec<_>, Vec<_>) = planned.into_iter().unzip();
@@ -347,13 +346,13 @@ impl Events {
                     tournament: event.id,
                     seq: event.next_seq(),
                     at,
-                    actor: actor.map(|a| a.id),
+                    actor: actor.as_ref().map(|a| a.id),
                     body: serde_json::to_string(&action).map_err(ApiError::internal)?,
                 },
                 rows,
             )
             .await?;
-        *event = next;
+        event.adopt(next, action.clone(), actor, at);
         self.to_live_game(event, &action).await;
         self.end_reseated(event, &reseated).await;
         self.open(event, made, settings, at).await;

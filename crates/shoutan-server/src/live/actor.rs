@@ -103,12 +103,16 @@ enum Wake {
 
 impl Actor {
     /// An actor for `state`, with the frames of its last events.
+    /// `recorded`: the store already holds the game's end, so a finished
+    /// game loaded again (a visitor, a restart) is not reported again — a
+    /// second report would redo the write and tell the lobby once more.
     pub(crate) fn new(
         id: GameId,
         created_at: i64,
         state: LiveState,
         recent: VecDeque<Arc<EventFrame>>,
         shared: Arc<Shared>,
+        recorded: bool,
     ) -> Actor {
         let now = time::now();
         let counting = Counting {
@@ -127,7 +131,7 @@ impl Actor {
             presence: Presence::new(now),
             chat_window: HashMap::new(),
             counting,
-            ending_sent: false,
+            ending_sent: recorded,
             linger_until: None,
             deposed: false,
         }

@@ -348,6 +348,7 @@ impl Shared {
             loaded.state,
             loaded.recent,
             Arc::clone(self),
+            !live,
         );
         match arrival {
             Arrival::Created(first) => actor.open(first).await?,

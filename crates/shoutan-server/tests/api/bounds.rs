@@ -5,7 +5,7 @@
 use serde_json::json;
 use shoutan_server::ServerConfig;
 
-use crate::common::{Backend, TestServer, config};
+use crate::common::{Backend, TestServer, config, games_loaded};
 
 async fn clocks_beyond_a_live_game_are_refused_with_their_codes(backend: Backend) {
     let Some(server) = TestServer::new(backend, config()).await else {
@@ -118,15 +118,6 @@ async fn live_games_per_player_are_bounded(backend: Backend) {
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
     assert!(started, "a finished game still counted");
-}
-
-/// The games in memory, as `/metrics` counts them.
-async fn games_loaded(client: &crate::common::Client) -> String {
-    let text = client.get("/metrics").await.body;
-    text.lines()
-        .find_map(|l| l.strip_prefix("shoutan_games_loaded "))
-        .unwrap_or("?")
-        .to_owned()
 }
 
 /// A finished game nobody is in leaves memory at once, not after the

@@ -389,10 +389,25 @@ impl Client {
 
     /// Opens the lobby's WebSocket and reads its snapshot.
     pub async fn lobby(&self) -> (Ws, Value) {
-        let mut ws = self.connect("/api/lobby/ws").await;
+        self.lobby_at("/api/lobby/ws").await
+    }
+
+    /// Opens the lobby's WebSocket at `path` (with a query, say) and reads
+    /// its snapshot.
+    pub async fn lobby_at(&self, path: &str) -> (Ws, Value) {
+        let mut ws = self.connect(path).await;
         let snapshot = ws.next_of("lobby").await;
         (ws, snapshot)
     }
+}
+
+/// The games in memory, as `/metrics` counts them.
+pub async fn games_loaded(client: &Client) -> String {
+    let text = client.get("/metrics").await.body;
+    text.lines()
+        .find_map(|l| l.strip_prefix("shoutan_games_loaded "))
+        .unwrap_or("?")
+        .to_owned()
 }
 
 /// A WebSocket client.

@@ -247,7 +247,84 @@ async fn the_lobby_snapshot_is_bounded(backend: Backend) {
     );
 }
 
+/// An event page's socket (`?view=events`) hears which events changed and
+/// the viewer's own games starting, none of the server's other challenges
+/// and games: a large event's players would otherwise be sent every board
+/// of every round.
+async fn an_event_page_hears_its_events_and_own_games(backend: Backend) {
+    let Some(server) = TestServer::new(backend, config()).await else {
+        return;
+    };
+    let ke = server.player("ke", "1d").await;
+    let lee = server.player("lee", "1d").await;
+    let zhou = server.player("zhou", "1d").await;
+    let (mut feed, snapshot) = zhou.lobby_at("/api/lobby/ws?view=events").await;
+    assert_eq!(snapshot["challenges"], json!([]));
+
+    // Ke and Lee's game starts and ends, unseen by Zhou's feed.
+    let open = ke
+        .post("/api/challenges", json!({"size": 9, "colour": "black"}))
+        .await;
+    let theirs = lee
+        .post(
+            &format!("/api/challenges/{}/accept", open.json["id"]),
+            json!({}),
+        )
+        .await
+        .json["id"]
+        .clone();
+    let mut b = ke.ws(theirs.as_i64().unwrap(), None).await;
+    b.ok(json!({"type": "resign"})).await;
+
+    // Zhou's own game: the next frame his feed hears.
+    let open = zhou
+        .post("/api/challenges", json!({"size": 9, "colour": "black"}))
+        .await;
+    let his = ke
+        .post(
+            &format!("/api/challenges/{}/accept", open.json["id"]),
+            json!({}),
+        )
+        .await
+        .json["id"]
+        .clone();
+    let told = feed.next().await;
+    assert_eq!(
+        (&told["type"], &told["game"]["id"]),
+        (&json!("game_started"), &his)
+    );
+
+    // An event changing: the next frame again.
+    let event = lee
+        .post(
+            "/api/events",
+            json!({"name": "Club night", "system": {"kind": "round_robin", "cycles": 1}}),
+        )
+        .await;
+    assert_eq!(event.status, 201, "{}", event.body);
+    let told = feed.next().await;
+    assert_eq!(
+        (&told["type"], &told["id"]),
+        (&json!("event_changed"), &event.json["id"])
+    );
+
+    // A new feed lists his live game alone; the lobby lists both.
+    let (_, snapshot) = zhou.lobby_at("/api/lobby/ws?view=events").await;
+    assert_eq!(snapshot["games"].as_array().map(Vec::len), Some(1));
+    assert_eq!(snapshot["games"][0]["id"], his);
+    assert_eq!(snapshot["games_total"], 1);
+
+    let refused = zhou.get("/api/lobby/ws?view=everything").await;
+    assert_eq!(
+        (refused.status, refused.json["error"].as_str()),
+        (400, Some("malformed")),
+        "{}",
+        refused.body
+    );
+}
+
 crate::for_both_backends!(
+    an_event_page_hears_its_events_and_own_games,
     the_lobby_snapshot_is_bounded,
     challenges_are_listed_and_pushed,
     automatic_and_free_handicaps

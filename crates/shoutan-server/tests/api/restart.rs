@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::common::{Backend, TestServer, config, play_moves};
+use crate::common::{Backend, TestServer, config, games_loaded, play_moves};
 
 async fn a_restart_rebuilds_games_from_the_log(backend: Backend) {
     let Some(server) = TestServer::new(backend, config()).await else {
@@ -154,7 +154,40 @@ async fn the_excuse_runs_to_the_resume(backend: Backend) {
     }
 }
 
+/// A restart rebuilds the live games alone: a finished one stays in the
+/// store until someone opens it, and opening it again reports no new end
+/// (the lobby hears of each game's end once).
+async fn a_restart_leaves_finished_games_in_the_store(backend: Backend) {
+    let Some(server) = TestServer::new(backend, config()).await else {
+        return;
+    };
+    let (black, white, over) = server.game(json!({"rated": true})).await;
+    let mut b = black.ws(over, None).await;
+    b.ok(json!({"type": "resign"})).await;
+    drop(b);
+    let (resigner, _, live) = server.game(json!({"rated": false})).await;
+
+    let server = server.restart(Duration::from_millis(100), config()).await;
+    let [mut black, mut white, mut resigner] = [black, white, resigner];
+    for client in [&mut black, &mut white, &mut resigner] {
+        client.base = server.base.clone();
+    }
+    assert_eq!(games_loaded(&black).await, "1", "the live game alone");
+
+    let (mut lobby, _) = black.lobby().await;
+    let opened = white.ws(over, None).await;
+    assert_eq!(opened.seen[0]["game"]["state"]["result"]["winner"], "white");
+    assert_eq!(games_loaded(&black).await, "2");
+    // Endings reach the lobby in order: the live game's end comes after
+    // any report of the finished game's, which must not come.
+    let mut r = resigner.ws(live, None).await;
+    r.ok(json!({"type": "resign"})).await;
+    let ended = lobby.next_of("game_ended").await;
+    assert_eq!(ended["id"], live, "{:?}", lobby.seen);
+}
+
 crate::for_both_backends!(
+    a_restart_leaves_finished_games_in_the_store,
     a_restart_rebuilds_games_from_the_log,
     a_counted_game_keeps_its_agreed_marking,
     the_excuse_runs_to_the_resume

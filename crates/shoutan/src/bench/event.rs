@@ -392,7 +392,8 @@ async fn follow_lobby(
 }
 
 /// Reads a lobby socket's text frames into `frame` until `stop` (looked at
-/// every second), connecting again whenever the socket drops.
+/// every second), connecting again whenever the socket drops. Its view is
+/// the event page's: the events' changes and the player's own games.
 async fn read_lobby(
     base: &str,
     cookie: Option<&str>,
@@ -401,7 +402,8 @@ async fn read_lobby(
     mut frame: impl FnMut(&str),
 ) {
     while !stop.load(Ordering::Relaxed) {
-        let Ok(mut socket) = open_socket(base, "/api/lobby/ws", cookie, from).await else {
+        let Ok(mut socket) = open_socket(base, "/api/lobby/ws?view=events", cookie, from).await
+        else {
             tokio::time::sleep(Duration::from_millis(200)).await;
             continue;
         };
