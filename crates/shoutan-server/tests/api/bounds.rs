@@ -130,18 +130,7 @@ async fn a_finished_game_nobody_is_in_leaves_memory(backend: Backend) {
     };
     let ke = server.player("ke", "1d").await;
     let lee = server.player("lee", "1d").await;
-    let made = ke
-        .post("/api/challenges", json!({"size": 9, "colour": "black"}))
-        .await;
-    let game = lee
-        .post(
-            &format!("/api/challenges/{}/accept", made.json["id"]),
-            json!({}),
-        )
-        .await
-        .json["id"]
-        .as_i64()
-        .unwrap();
+    let game = ke.game_with(&lee, json!({})).await;
     let mut black = ke.ws(game, None).await;
     let white = lee.ws(game, None).await;
     black.ok(json!({"type": "resign"})).await;

@@ -156,11 +156,20 @@ impl TestServer {
     pub async fn game(&self, settings: Value) -> (Client, Client, i64) {
         let black = self.player(&format!("b{}", fastrand::u32(..)), "5k").await;
         let white = self.player(&format!("w{}", fastrand::u32(..)), "5k").await;
+        let id = black.game_with(&white, settings).await;
+        (black, white, id)
+    }
+}
+
+impl Client {
+    /// A game of this player's, with black, against `white`: he challenges
+    /// on 9×9 and `white` accepts. `settings` adds to the challenge.
+    pub async fn game_with(&self, white: &Client, settings: Value) -> i64 {
         let mut challenge = json!({"size": 9, "colour": "black"});
         if let (Value::Object(c), Value::Object(extra)) = (&mut challenge, settings) {
             c.extend(extra);
         }
-        let made = black.post("/api/challenges", challenge).await;
+        let made = self.post("/api/challenges", challenge).await;
         assert_eq!(made.status, 201, "{}", made.body);
         let accepted = white
             .post(
@@ -169,8 +178,7 @@ impl TestServer {
             )
             .await;
         assert_eq!(accepted.status, 201, "{}", accepted.body);
-        let id = accepted.json["id"].as_i64().unwrap();
-        (black, white, id)
+        accepted.json["id"].as_i64().unwrap()
     }
 }
 

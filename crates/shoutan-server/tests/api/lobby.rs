@@ -262,36 +262,16 @@ async fn an_event_page_hears_its_events_and_own_games(backend: Backend) {
     assert_eq!(snapshot["challenges"], json!([]));
 
     // Ke and Lee's game starts and ends, unseen by Zhou's feed.
-    let open = ke
-        .post("/api/challenges", json!({"size": 9, "colour": "black"}))
-        .await;
-    let theirs = lee
-        .post(
-            &format!("/api/challenges/{}/accept", open.json["id"]),
-            json!({}),
-        )
-        .await
-        .json["id"]
-        .clone();
-    let mut b = ke.ws(theirs.as_i64().unwrap(), None).await;
+    let theirs = ke.game_with(&lee, json!({})).await;
+    let mut b = ke.ws(theirs, None).await;
     b.ok(json!({"type": "resign"})).await;
 
     // Zhou's own game: the next frame his feed hears.
-    let open = zhou
-        .post("/api/challenges", json!({"size": 9, "colour": "black"}))
-        .await;
-    let his = ke
-        .post(
-            &format!("/api/challenges/{}/accept", open.json["id"]),
-            json!({}),
-        )
-        .await
-        .json["id"]
-        .clone();
+    let his = zhou.game_with(&ke, json!({})).await;
     let told = feed.next().await;
     assert_eq!(
         (&told["type"], &told["game"]["id"]),
-        (&json!("game_started"), &his)
+        (&json!("game_started"), &json!(his))
     );
 
     // An event changing: the next frame again.
@@ -308,7 +288,7 @@ async fn an_event_page_hears_its_events_and_own_games(backend: Backend) {
         (&json!("event_changed"), &event.json["id"])
     );
 
-    // A new feed lists his live game alone; the lobby lists both.
+    // A new feed lists his own live game, and counts every live one.
     let (_, snapshot) = zhou.lobby_at("/api/lobby/ws?view=events").await;
     assert_eq!(snapshot["games"].as_array().map(Vec::len), Some(1));
     assert_eq!(snapshot["games"][0]["id"], his);
