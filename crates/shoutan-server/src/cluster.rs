@@ -32,7 +32,7 @@ use tokio::sync::{mpsc, oneshot};
 
 use crate::live::event::GameEvent;
 use crate::live::handle::{Msg, Participant};
-use crate::live::presence::Attendance;
+use crate::live::presence::{Attendance, PresenceFrame};
 use crate::live::protocol::{ClientMessage, ErrorFrame};
 use crate::live::registry::Shared;
 use crate::lobby::{Lobby, LobbyNotice};
@@ -153,10 +153,7 @@ pub(crate) enum Direct {
         attendance: Attendance,
     },
     /// The owner's presence frame of a game, for its followers.
-    Presence {
-        game: GameId,
-        frame: serde_json::Value,
-    },
+    Presence { game: GameId, frame: PresenceFrame },
 }
 
 /// A lobby notice as the bus carries it.

@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use axum::extract::State;
-use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::response::Response;
 use futures_util::SinkExt;
 use serde::{Deserialize, Serialize};
@@ -20,6 +20,7 @@ use crate::AppState;
 use crate::accounts::session::Visitor;
 use crate::automatch::{self, Seekers};
 use crate::error::{ApiError, ErrorCode};
+use crate::live::frame::written;
 use crate::live::view::ResultView;
 use crate::routes::extract::Params;
 use crate::settings::{
@@ -564,13 +565,7 @@ impl LobbyFrame<'_> {
     /// The frame as a WebSocket message; `None` (and logged) in the
     /// impossible case that it cannot be written.
     fn message(&self) -> Option<Message> {
-        match serde_json::to_string(self) {
-            Ok(text) => Some(Message::Text(Utf8Bytes::from(text))),
-            Err(e) => {
-                tracing::error!("a lobby frame cannot be written: {e}");
-                None
-            }
-        }
+        written("lobby", self).map(Message::Text)
     }
 
     fn refusal(e: ApiError) -> LobbyFrame<'static> {

@@ -13,6 +13,7 @@
 //! | `shoutan_move_seconds` | histogram | a move command, received to acknowledged |
 //! | `shoutan_append_seconds` | histogram | an event's append to its game's log |
 //! | `shoutan_refusals_total{code}` | counter | answers with an error code (HTTP and WebSocket) |
+//! | `shoutan_unwritable_frames_total{socket}` | counter | frames that could not be written as JSON (`game`, `lobby`), logged and never sent; should stay 0 |
 //! | `shoutan_pool_jobs{pool}` | gauge | jobs running or waiting in a pool (`password`, `estimate`, `judgement`, `review`, and `computer`: the computer players' searches on the network) |
 //! | `shoutan_pool_refused_total{pool}` | counter | jobs refused by a full pool |
 //! | `shoutan_pool_waiting{pool}` | gauge | password checks waiting for their turn |

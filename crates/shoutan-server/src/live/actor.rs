@@ -10,26 +10,24 @@
 //! most once a second), the [`Estimates`](super::estimates::Estimates)
 //! pool (the dead-stone proposal, off the actor), the chat window.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::sync::Arc;
 
-use axum::extract::ws::Utf8Bytes;
 use shoutan_clock::{ClockError, Flag, Instant, Millis, Status};
 use shoutan_rules::{Color, Phase, PointSet};
 use shoutan_store::{GameId, StoreError, StoredEvent, UserId};
-use tokio::sync::{broadcast, mpsc};
+use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
 use super::estimates::{ESTIMATES_PER_GAME, NoProposal};
 use super::event::{ChatChannel, CommandRef, GameEvent, Record};
-use super::handle::{
-    BROADCAST, EventFrame, GameHandle, INBOX, Joined, Msg, Outgoing, Participant, RECENT, missed,
-};
+use super::frame::ServerFrame;
+use super::handle::{GameHandle, INBOX, Joined, Msg, Participant};
 use super::presence::Presence;
 use super::protocol::{ClientMessage, ErrorFrame};
 use super::registry::{Ending, Shared};
+use super::replica::{Recent, Replica};
 use super::state::{LiveState, Refusal};
-use super::view::{call_frames, event_frames, welcome_frame};
 use crate::cluster::Direct;
 use crate::error::ErrorCode;
 use crate::time;
@@ -73,25 +71,16 @@ struct Counting {
 
 /// The actor.
 pub(crate) struct Actor {
-    id: GameId,
+    replica: Replica,
     incarnation: u64,
-    created_at: i64,
-    state: LiveState,
     shared: Arc<Shared>,
-    events: broadcast::Sender<Outgoing>,
-    recent: VecDeque<Arc<EventFrame>>,
     presence: Presence,
-    announced: Instant,
     chat_window: HashMap<UserId, (Instant, u32)>,
     counting: Counting,
     ending_sent: bool,
     linger_until: Option<tokio::time::Instant>,
     /// Another instance owns the game now: this actor stops.
     deposed: bool,
-}
-
-fn text(json: String) -> Utf8Bytes {
-    Utf8Bytes::from(json)
 }
 
 /// What woke the actor up.
@@ -110,7 +99,7 @@ impl Actor {
         id: GameId,
         created_at: i64,
         state: LiveState,
-        recent: VecDeque<Arc<EventFrame>>,
+        recent: Recent,
         shared: Arc<Shared>,
         recorded: bool,
     ) -> Actor {
@@ -120,14 +109,9 @@ impl Actor {
             ..Counting::default()
         };
         Actor {
-            id,
+            replica: Replica::new(id, created_at, state, recent),
             incarnation: super::registry::next_incarnation(),
-            created_at,
-            announced: now.max(state.last_at),
-            state,
             shared,
-            events: broadcast::channel(BROADCAST).0,
-            recent,
             presence: Presence::new(now),
             chat_window: HashMap::new(),
             counting,
@@ -141,7 +125,7 @@ impl Actor {
     pub(crate) fn spawn(self) -> GameHandle {
         let (tx, rx) = mpsc::channel(INBOX);
         let handle = GameHandle {
-            id: self.id,
+            id: self.replica.id,
             tx,
             incarnation: self.incarnation,
             follower: false,
@@ -152,7 +136,7 @@ impl Actor {
 
     /// Appends the first event of a new game (its clock starts).
     pub(crate) async fn open(&mut self, event: GameEvent) -> Result<(), StoreError> {
-        let at = time::now().max(self.state.last_at);
+        let at = time::now().max(self.replica.state.last_at);
         self.open_at(at, event).await
     }
 
@@ -160,7 +144,7 @@ impl Actor {
     /// of life (`last_sign`) to this very append is excused on the clock,
     /// so the whole gap — the downtime and the rebuilding — is forgiven.
     pub(crate) async fn resume(&mut self, last_sign: Instant) -> Result<(), StoreError> {
-        let at = time::now().max(self.state.last_at);
+        let at = time::now().max(self.replica.state.last_at);
         let excused_ms = (at - last_sign.min(at)).as_millis();
         self.open_at(at, GameEvent::Resume { excused_ms }).await
     }
@@ -174,7 +158,7 @@ impl Actor {
     }
 
     async fn run(mut self, mut rx: mpsc::Receiver<Msg>) {
-        if self.state.is_over() {
+        if self.replica.state.is_over() {
             self.finished();
         }
         while !self.deposed {
@@ -190,7 +174,7 @@ impl Actor {
                 Wake::Timer => {
                     self.on_timer().await;
                     if self.may_retire() {
-                        self.shared.retire(self.id, self.incarnation).await;
+                        self.shared.retire(self.replica.id, self.incarnation).await;
                         break;
                     }
                 }
@@ -203,12 +187,12 @@ impl Actor {
     /// presence frame due, the counting limit, the end of lingering.
     fn next_wake(&self) -> Option<tokio::time::Instant> {
         let presence = self.presence.due();
-        if self.state.is_over() {
+        if self.replica.state.is_over() {
             return earliest(self.linger_until, presence);
         }
-        let clock = &self.state.clock;
+        let clock = &self.replica.state.clock;
         let flag = clock.deadline().map(|d| d + clock.max_lag_credit());
-        let call = clock.next_announcement(self.announced).map(|a| a.at);
+        let call = self.replica.next_call();
         let counting = self
             .counting
             .last_action
@@ -222,7 +206,7 @@ impl Actor {
     }
 
     fn may_retire(&self) -> bool {
-        self.state.is_over()
+        self.replica.state.is_over()
             && self.presence.is_empty()
             && self
                 .linger_until
@@ -237,7 +221,7 @@ impl Actor {
         {
             self.tell_presence();
         }
-        if self.state.is_over() {
+        if self.replica.state.is_over() {
             return;
         }
         let now = time::now();
@@ -249,36 +233,25 @@ impl Actor {
         {
             self.log_failure(&e);
         }
-        self.announce(now);
+        self.replica.announce(now);
     }
 
     fn counting_expired(&self, now: Instant) -> bool {
-        self.state.game.phase() == Phase::Counting
+        self.replica.state.game.phase() == Phase::Counting
             && self.counting.last_action.is_some_and(|t| {
                 now >= t + Millis::from_millis(millis_of(self.shared.config.counting_limit))
             })
     }
 
-    /// Broadcasts the byo-yomi calls due by `now`.
-    fn announce(&mut self, now: Instant) {
-        if self.state.is_over() {
-            return;
-        }
-        for frame in call_frames(&self.state, self.announced, now) {
-            let _ = self.events.send(Outgoing::Notice(text(frame)));
-        }
-        self.announced = self.announced.max(now);
-    }
-
     /// Records the flags that fell by `at` (with lag grace when `lenient`),
     /// as the clock crate's order of work asks.
     async fn settle(&mut self, at: Instant, lenient: bool) -> Result<(), Failure> {
-        while !self.state.is_over() {
-            let Some(flag) = self.state.clock.flag(at) else {
+        while !self.replica.state.is_over() {
+            let Some(flag) = self.replica.state.clock.flag(at) else {
                 return Ok(());
             };
             let grace = if lenient {
-                self.state.clock.max_lag_credit()
+                self.replica.state.clock.max_lag_credit()
             } else {
                 Millis::ZERO
             };
@@ -291,7 +264,7 @@ impl Actor {
                 Flag::Forfeit { player, .. } => GameEvent::AbsentForfeit { color: player },
                 Flag::BothForfeit { .. } => GameEvent::BothAbsent,
             };
-            self.announce(flag.at());
+            self.replica.announce(flag.at());
             self.commit(at, event, None).await?;
         }
         Ok(())
@@ -299,8 +272,8 @@ impl Actor {
 
     fn log_failure(&self, failure: &Failure) {
         match failure {
-            Failure::Refused(r) => tracing::error!(game = self.id, "refused: {r}"),
-            Failure::Storage(e) => tracing::error!(game = self.id, "storage: {e}"),
+            Failure::Refused(r) => tracing::error!(game = self.replica.id, "refused: {r}"),
+            Failure::Storage(e) => tracing::error!(game = self.replica.id, "storage: {e}"),
         }
     }
 
@@ -314,10 +287,10 @@ impl Actor {
         event: GameEvent,
         cmd: Option<CommandRef>,
     ) -> Result<u64, Failure> {
-        let mut next = self.state.clone();
+        let mut next = self.replica.state.clone();
         let effects = next.apply(at, &event, cmd)?;
         let stored = StoredEvent {
-            game: self.id,
+            game: self.replica.id,
             version: next.version,
             at: time::millis(at),
             body: serde_json::to_string(&Record {
@@ -337,31 +310,20 @@ impl Actor {
         if let Err(e) = appended {
             if let StoreError::NotOwner(_) = e {
                 tracing::warn!(
-                    game = self.id,
+                    game = self.replica.id,
                     "another instance owns the game now: stepping down"
                 );
                 self.deposed = true;
             }
             return Err(Failure::Storage(e));
         }
-        self.state = next;
-        let (all, players) = event_frames(&self.state, at, &event, &effects);
-        let frame = Arc::new(EventFrame {
-            v: self.state.version,
-            all: text(all),
-            players: players.map(text),
-        });
-        if self.recent.len() == RECENT {
-            self.recent.pop_front();
-        }
-        self.recent.push_back(Arc::clone(&frame));
-        let _ = self.events.send(Outgoing::Event(frame));
-        self.announced = self.announced.max(at);
+        self.replica.state = next;
+        self.replica.publish(at, &event, &effects);
         self.follow_counting(at, &event, effects.counting_opened);
-        if self.state.is_over() {
+        if self.replica.state.is_over() {
             self.finished();
         }
-        Ok(self.state.version)
+        Ok(self.replica.state.version)
     }
 
     /// Keeps up with the counting phase after an event: when counting
@@ -369,7 +331,7 @@ impl Actor {
     /// game's allowance); a player's mark, acceptance or dispute makes any
     /// proposal still on its way moot.
     fn follow_counting(&mut self, at: Instant, event: &GameEvent, opened: bool) {
-        if self.state.game.phase() != Phase::Counting {
+        if self.replica.state.game.phase() != Phase::Counting {
             self.counting.last_action = None;
             self.drop_proposal();
             return;
@@ -386,7 +348,7 @@ impl Actor {
                 if self.counting.estimates < ESTIMATES_PER_GAME {
                     self.counting.estimates += 1;
                     let shared = Arc::clone(&self.shared);
-                    let game = self.state.game.clone();
+                    let game = self.replica.state.game.clone();
                     self.counting.proposal = Some(Proposal {
                         estimate: tokio::spawn(
                             async move { shared.estimates.dead_stones(game).await },
@@ -412,14 +374,17 @@ impl Actor {
         let dead = match result {
             Ok(dead) => dead,
             Err(why) => {
-                tracing::info!(game = self.id, "counting opens without a proposal: {why}");
+                tracing::info!(
+                    game = self.replica.id,
+                    "counting opens without a proposal: {why}"
+                );
                 return;
             }
         };
-        if self.state.game.phase() != Phase::Counting {
+        if self.replica.state.game.phase() != Phase::Counting {
             return;
         }
-        let size = self.state.game.size();
+        let size = self.replica.state.game.size();
         let event = GameEvent::Counting {
             dead: dead.iter().map(|p| p.to_gtp(size)).collect(),
         };
@@ -432,11 +397,11 @@ impl Actor {
         if !self.ending_sent {
             self.ending_sent = true;
             self.shared.ended(Ending {
-                game: self.id,
-                settings: self.state.settings.clone(),
-                result: self.state.game.result(),
-                cancelled: self.state.cancelled,
-                ended_at: time::millis(self.state.last_at),
+                game: self.replica.id,
+                settings: self.replica.state.settings.clone(),
+                result: self.replica.state.game.result(),
+                cancelled: self.replica.state.cancelled,
+                ended_at: time::millis(self.replica.state.last_at),
             });
         }
         self.linger_until = Some(tokio::time::Instant::now() + self.shared.config.linger);
@@ -447,12 +412,13 @@ impl Actor {
     /// in an event's game waiting for its players: there one who does not
     /// come loses at the late-arrival limit (Art. 22), not by a claim.
     fn claimable_at(&self, absent: Color) -> Option<Instant> {
-        if self.state.is_over() || self.awaiting_players() {
+        if self.replica.state.is_over() || self.awaiting_players() {
             return None;
         }
         let since = self.presence.away_since(absent)?;
         let wait = Millis::from_millis(millis_of(self.shared.config.abandonment));
         let left = self
+            .replica
             .state
             .clock
             .reading(absent, since)
@@ -466,13 +432,12 @@ impl Actor {
     fn tell_presence(&mut self) {
         let claimable = ByColorClaims::of(self);
         let frame = self.presence.frame(|c| claimable.at(c));
-        let json = serde_json::to_string(&frame).unwrap_or_default();
-        let _ = self.events.send(Outgoing::Notice(text(json)));
+        self.replica.notice(&ServerFrame::Presence(&frame));
         let others = self.presence.other_instances();
         if let (Some(membership), false) = (self.shared.membership(), others.is_empty()) {
             let message = Direct::Presence {
-                game: self.id,
-                frame: serde_json::to_value(&frame).unwrap_or_default(),
+                game: self.replica.id,
+                frame,
             };
             tokio::spawn(async move {
                 for instance in others {
@@ -483,6 +448,9 @@ impl Actor {
     }
 
     async fn handle(&mut self, msg: Msg) {
+        let Some(msg) = self.replica.answer(msg) else {
+            return;
+        };
         match msg {
             Msg::Join { who, since, reply } => {
                 let joined = self.join(&who, since);
@@ -500,7 +468,7 @@ impl Actor {
                 // keep: it leaves memory now (its log reloads it for the
                 // next visitor), not after the lingering time, so a
                 // round of a large event does not stay behind it.
-                if self.state.is_over() && self.presence.is_empty() {
+                if self.replica.state.is_over() && self.presence.is_empty() {
                     self.linger_until = Some(tokio::time::Instant::now());
                 }
             }
@@ -521,28 +489,6 @@ impl Actor {
                 }
                 let _ = reply.send(outcome);
             }
-            Msg::Missed { since, reply } => {
-                let _ = reply.send(missed(&self.recent, self.state.version, since));
-            }
-            Msg::Time { reply } => {
-                let frame = serde_json::json!({
-                    "type": "clock",
-                    "clock": self.state.clock_view(time::now()),
-                });
-                let _ = reply.send(text(frame.to_string()));
-            }
-            Msg::View {
-                viewer_is_player,
-                reply,
-            } => {
-                let view =
-                    self.state
-                        .game_view(self.id, self.created_at, time::now(), viewer_is_player);
-                let _ = reply.send(text(serde_json::to_string(&view).unwrap_or_default()));
-            }
-            Msg::State { reply } => {
-                let _ = reply.send(self.state.clone());
-            }
             Msg::Arbiter { event, reply } => {
                 let _ = reply.send(self.arbiter(event).await);
             }
@@ -550,6 +496,8 @@ impl Actor {
                 instance,
                 attendance,
             } => self.presence.report(&instance, attendance, time::now()),
+            // Answered by the replica.
+            Msg::Missed { .. } | Msg::Time { .. } | Msg::Snapshot { .. } | Msg::State { .. } => {}
             // A follower's business: the owner writes the log itself.
             Msg::Logged(_)
             | Msg::Presence(_)
@@ -560,20 +508,10 @@ impl Actor {
     }
 
     fn join(&mut self, who: &Participant, since: Option<u64>) -> Joined {
-        let now = time::now();
-        self.presence.join(who.color, now);
-        let events = self.events.subscribe();
+        self.presence.join(who.color, time::now());
         let claimable = ByColorClaims::of(self);
-        let presence =
-            serde_json::to_value(self.presence.snapshot(|c| claimable.at(c))).unwrap_or_default();
-        let welcome = welcome_frame(&self.state, self.id, self.created_at, now, who, &presence);
-        Joined {
-            welcome: text(welcome),
-            missed: since
-                .and_then(|s| missed(&self.recent, self.state.version, s))
-                .unwrap_or_default(),
-            events,
-        }
+        let presence = self.presence.snapshot(|c| claimable.at(c));
+        self.replica.join(who, since, &presence)
     }
 
     async fn command(
@@ -592,7 +530,7 @@ impl Actor {
         let Some(id_value) = id else {
             return Err(err(ErrorCode::MissingId, "a command needs an id"));
         };
-        if let Some(&last) = self.state.last_command.get(&user)
+        if let Some(&last) = self.replica.state.last_command.get(&user)
             && id_value <= last
         {
             return Err(ErrorFrame::new(
@@ -604,23 +542,23 @@ impl Actor {
             ));
         }
         if let Some(v) = version {
-            if v > self.state.version {
+            if v > self.replica.state.version {
                 return Err(ErrorFrame::new(
                     id,
                     ErrorCode::FutureVersion,
                     format!(
                         "version {v} does not exist yet (the game is at {})",
-                        self.state.version
+                        self.replica.state.version
                     ),
                 ));
             }
-            if v < self.state.version {
+            if v < self.replica.state.version {
                 return Err(ErrorFrame::new(
                     id,
                     ErrorCode::StaleVersion,
                     format!(
                         "the game moved on to version {}: resync first",
-                        self.state.version
+                        self.replica.state.version
                     ),
                 ));
             }
@@ -639,26 +577,26 @@ impl Actor {
                 "spectators cannot play in this game",
             ));
         };
-        if self.state.is_over() {
+        if self.replica.state.is_over() {
             return Err(err(ErrorCode::GameOver, "the game is over"));
         }
         let turn = matches!(
             message,
             ClientMessage::Move { .. } | ClientMessage::Pass | ClientMessage::PlaceHandicap { .. }
         );
-        let lenient = turn && self.state.running() == Some(color);
+        let lenient = turn && self.replica.state.running() == Some(color);
         if let Err(f) = self.settle(at, lenient).await {
             return Err(self.failure(id, f));
         }
-        if self.state.is_over() {
+        if self.replica.state.is_over() {
             return Err(err(
                 ErrorCode::GameOver,
                 "the game ended before your message (a clock ran out)",
             ));
         }
         if turn
-            && let Some(partner) = self.state.partner_to_move()
-            && self.state.game.to_move() == color
+            && let Some(partner) = self.replica.state.partner_to_move()
+            && self.replica.state.game.to_move() == color
             && partner.id != user
         {
             return Err(ErrorFrame::new(
@@ -713,7 +651,7 @@ impl Actor {
         match failure {
             Failure::Refused(r) => ErrorFrame::refusal(id, &r),
             Failure::Storage(e) => {
-                tracing::error!(game = self.id, "storage: {e}");
+                tracing::error!(game = self.replica.id, "storage: {e}");
                 ErrorFrame::new(
                     id,
                     ErrorCode::Storage,
@@ -782,7 +720,7 @@ impl Actor {
             ));
         }
         match self.claimable_at(absent) {
-            Some(when) if at >= when => Ok(if self.state.both_moved() {
+            Some(when) if at >= when => Ok(if self.replica.state.both_moved() {
                 GameEvent::Abandon { color }
             } else {
                 GameEvent::Cancel { color }
@@ -802,12 +740,15 @@ impl Actor {
 
     /// Whether the game waits for its players to sit down (Art. 22).
     fn awaiting_players(&self) -> bool {
-        matches!(self.state.clock.status(), Status::AwaitingPlayers { .. })
+        matches!(
+            self.replica.state.clock.status(),
+            Status::AwaitingPlayers { .. }
+        )
     }
 
     /// The state (before the actor is spawned).
     pub(crate) fn state(&self) -> &LiveState {
-        &self.state
+        &self.replica.state
     }
 
     /// A player of a scheduled game connected: he sits down, and is
@@ -820,7 +761,7 @@ impl Actor {
                     Status::AwaitingPlayers { seated, .. } if seated[color].is_none()
                 )
         };
-        if !waiting(&self.state) {
+        if !waiting(&self.replica.state) {
             return;
         }
         let at = time::now();
@@ -828,7 +769,7 @@ impl Actor {
             self.log_failure(&f);
             return;
         }
-        if waiting(&self.state)
+        if waiting(&self.replica.state)
             && let Err(f) = self.commit(at, GameEvent::SitDown { color }, None).await
         {
             self.log_failure(&f);
@@ -840,7 +781,7 @@ impl Actor {
         let at = time::now();
         // As the timer does: a flag counts once the lag grace is over.
         let settled = self.settle(at, true).await;
-        if self.state.is_over() {
+        if self.replica.state.is_over() {
             return Err("the game is over".to_owned());
         }
         let version = match settled {

@@ -14,24 +14,17 @@
 //! stops: its clients reconnect, and the game is then served by whichever
 //! instance has taken it over.
 
-use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::extract::ws::Utf8Bytes;
-use shoutan_clock::Instant;
-use shoutan_store::GameId;
-use tokio::sync::{broadcast, mpsc};
+use tokio::sync::mpsc;
 
-use super::handle::{
-    BROADCAST, EventFrame, GameHandle, INBOX, Joined, Msg, Outgoing, Participant, RECENT, Reply,
-    missed,
-};
-use super::presence::Attendance;
+use super::frame::ServerFrame;
+use super::handle::{GameHandle, INBOX, Joined, Msg, Participant, Reply};
+use super::presence::{Attendance, PresenceFrame};
 use super::protocol::ErrorFrame;
 use super::registry::{Loaded, Shared, apply_stored};
-use super::state::LiveState;
-use super::view::{call_frames, welcome_frame};
+use super::replica::Replica;
 use crate::cluster::{Direct, Logged, Membership, Outcome, Unreachable};
 use crate::error::ErrorCode;
 use crate::time;
@@ -45,12 +38,8 @@ const IDLE: Duration = Duration::from_secs(60);
 
 /// A replica of a game another instance owns.
 pub(crate) struct Follower {
-    id: GameId,
+    replica: Replica,
     incarnation: u64,
-    created_at: i64,
-    state: LiveState,
-    recent: VecDeque<Arc<EventFrame>>,
-    events: broadcast::Sender<Outgoing>,
     /// The owner's instance id.
     owner: String,
     shared: Arc<Shared>,
@@ -59,8 +48,7 @@ pub(crate) struct Follower {
     attendance: Attendance,
     reported: Option<(Attendance, tokio::time::Instant)>,
     /// The owner's last presence frame.
-    presence: serde_json::Value,
-    announced: Instant,
+    presence: PresenceFrame,
     /// Acknowledgements waiting for their event to reach the replica.
     waiting: Vec<(u64, Reply, Result<u64, String>)>,
     idle_since: Option<tokio::time::Instant>,
@@ -76,23 +64,20 @@ impl Follower {
         membership: Arc<Membership>,
         incarnation: u64,
     ) -> Follower {
-        let now = time::now();
         Follower {
-            id: loaded.row.id,
+            replica: Replica::new(
+                loaded.row.id,
+                loaded.row.created_at,
+                loaded.state,
+                loaded.recent,
+            ),
             incarnation,
-            created_at: loaded.row.created_at,
-            announced: now.max(loaded.state.last_at),
-            state: loaded.state,
-            recent: loaded.recent,
-            events: broadcast::channel(BROADCAST).0,
             owner,
             shared,
             membership,
             attendance: Attendance::default(),
             reported: None,
-            presence: serde_json::json!({"type": "presence", "online": {"black": false, "white": false},
-                "away_since": {"black": null, "white": null},
-                "claimable_at": {"black": null, "white": null}, "spectators": 0}),
+            presence: PresenceFrame::default(),
             waiting: Vec::new(),
             idle_since: Some(tokio::time::Instant::now()),
             stop: false,
@@ -103,7 +88,7 @@ impl Follower {
     pub(crate) fn spawn(self) -> GameHandle {
         let (tx, rx) = mpsc::channel(INBOX);
         let handle = GameHandle {
-            id: self.id,
+            id: self.replica.id,
             tx: tx.clone(),
             incarnation: self.incarnation,
             follower: true,
@@ -129,14 +114,11 @@ impl Follower {
         {
             self.report(Attendance::default()).await;
         }
-        self.shared.retire(self.id, self.incarnation).await;
+        self.shared.retire(self.replica.id, self.incarnation).await;
     }
 
     fn next_wake(&self) -> Option<tokio::time::Instant> {
-        let call = (!self.state.is_over())
-            .then(|| self.state.clock.next_announcement(self.announced))
-            .flatten()
-            .map(|a| time::deadline(a.at));
+        let call = self.replica.next_call().map(time::deadline);
         let report = match self.reported {
             Some((told, at)) if told == self.attendance => Some(at + REPORT_REFRESH),
             Some((_, at)) => Some(at + REPORT_EVERY),
@@ -160,30 +142,23 @@ impl Follower {
         if due {
             self.report(self.attendance).await;
         }
-        self.announce(time::now());
+        self.replica.announce(time::now());
     }
 
     async fn report(&mut self, attendance: Attendance) {
         self.reported = Some((attendance, tokio::time::Instant::now()));
         let message = Direct::Attendance {
             from: self.membership.instance.clone(),
-            game: self.id,
+            game: self.replica.id,
             attendance,
         };
         self.membership.send(&self.owner, &message).await;
     }
 
-    fn announce(&mut self, now: Instant) {
-        if self.state.is_over() {
-            return;
-        }
-        for frame in call_frames(&self.state, self.announced, now) {
-            let _ = self.events.send(Outgoing::Notice(Utf8Bytes::from(frame)));
-        }
-        self.announced = self.announced.max(now);
-    }
-
     async fn handle(&mut self, msg: Msg, me: &mpsc::WeakSender<Msg>) {
+        let Some(msg) = self.replica.answer(msg) else {
+            return;
+        };
         match msg {
             Msg::Join { who, since, reply } => {
                 let joined = self.join(&who, since);
@@ -204,7 +179,7 @@ impl Follower {
                 let request = Direct::Command {
                     req,
                     from: self.membership.instance.clone(),
-                    game: self.id,
+                    game: self.replica.id,
                     who,
                     id,
                     version,
@@ -218,65 +193,30 @@ impl Follower {
                 let request = Direct::Arbiter {
                     req,
                     from: self.membership.instance.clone(),
-                    game: self.id,
+                    game: self.replica.id,
                     event,
                 };
                 self.forward(req, request, Reply::Arbiter(reply), me);
             }
             Msg::Forwarded { outcome, reply } => self.on_forwarded(outcome, reply).await,
-            Msg::Missed { since, reply } => {
-                let _ = reply.send(missed(&self.recent, self.state.version, since));
-            }
-            Msg::Time { reply } => {
-                let frame = serde_json::json!({
-                    "type": "clock",
-                    "clock": self.state.clock_view(time::now()),
-                });
-                let _ = reply.send(Utf8Bytes::from(frame.to_string()));
-            }
-            Msg::View {
-                viewer_is_player,
-                reply,
-            } => {
-                let view =
-                    self.state
-                        .game_view(self.id, self.created_at, time::now(), viewer_is_player);
-                let _ = reply.send(Utf8Bytes::from(
-                    serde_json::to_string(&view).unwrap_or_default(),
-                ));
-            }
-            Msg::State { reply } => {
-                let _ = reply.send(self.state.clone());
-            }
             Msg::Logged(logged) => self.on_logged(logged).await,
             Msg::CatchUp => self.catch_up().await,
             Msg::Presence(frame) => {
+                self.replica.notice(&ServerFrame::Presence(&frame));
                 self.presence = frame;
-                let text = serde_json::to_string(&self.presence).unwrap_or_default();
-                let _ = self.events.send(Outgoing::Notice(Utf8Bytes::from(text)));
             }
             Msg::Stop => self.stop = true,
-            Msg::Attendance { .. } => {}
+            // Answered by the replica; the owner's business.
+            Msg::Missed { .. }
+            | Msg::Time { .. }
+            | Msg::Snapshot { .. }
+            | Msg::State { .. }
+            | Msg::Attendance { .. } => {}
         }
     }
 
-    fn join(&mut self, who: &Participant, since: Option<u64>) -> Joined {
-        let events = self.events.subscribe();
-        let welcome = welcome_frame(
-            &self.state,
-            self.id,
-            self.created_at,
-            time::now(),
-            who,
-            &self.presence,
-        );
-        Joined {
-            welcome: Utf8Bytes::from(welcome),
-            missed: since
-                .and_then(|s| missed(&self.recent, self.state.version, s))
-                .unwrap_or_default(),
-            events,
-        }
+    fn join(&self, who: &Participant, since: Option<u64>) -> Joined {
+        self.replica.join(who, since, &self.presence)
     }
 
     fn count(&mut self, who: &Participant, joined: bool) {
@@ -324,7 +264,7 @@ impl Follower {
             }
         };
         self.waiting.push(version);
-        if self.state.version < self.waiting.iter().map(|w| w.0).max().unwrap_or(0) {
+        if self.replica.state.version < self.waiting.iter().map(|w| w.0).max().unwrap_or(0) {
             self.catch_up().await;
         }
         self.acknowledge();
@@ -332,7 +272,7 @@ impl Follower {
 
     /// Answers the acknowledgements whose events the replica has.
     fn acknowledge(&mut self) {
-        let version = self.state.version;
+        let version = self.replica.state.version;
         let (ready, waiting): (Vec<_>, Vec<_>) =
             self.waiting.drain(..).partition(|(v, _, _)| *v <= version);
         self.waiting = waiting;
@@ -352,13 +292,13 @@ impl Follower {
     }
 
     async fn on_logged(&mut self, logged: Logged) {
-        if logged.v <= self.state.version {
+        if logged.v <= self.replica.state.version {
             return;
         }
         match (logged.at, logged.b) {
-            (Some(at), Some(body)) if logged.v == self.state.version + 1 => {
+            (Some(at), Some(body)) if logged.v == self.replica.state.version + 1 => {
                 let stored = shoutan_store::StoredEvent {
-                    game: self.id,
+                    game: self.replica.id,
                     version: logged.v,
                     at,
                     body,
@@ -372,7 +312,12 @@ impl Follower {
 
     /// Reads the events the replica lacks from the log.
     async fn catch_up(&mut self) {
-        match self.shared.store.events(self.id, self.state.version).await {
+        match self
+            .shared
+            .store
+            .events(self.replica.id, self.replica.state.version)
+            .await
+        {
             Ok(events) => {
                 for stored in &events {
                     if !self.apply(stored) {
@@ -380,7 +325,10 @@ impl Follower {
                     }
                 }
             }
-            Err(e) => tracing::warn!(game = self.id, "the follower cannot read the log: {e}"),
+            Err(e) => tracing::warn!(
+                game = self.replica.id,
+                "the follower cannot read the log: {e}"
+            ),
         }
         self.acknowledge();
     }
@@ -388,20 +336,16 @@ impl Follower {
     /// Applies the next event of the log; false (and the follower stops)
     /// when it does not apply, which only a corrupt log would do.
     fn apply(&mut self, stored: &shoutan_store::StoredEvent) -> bool {
-        match apply_stored(&mut self.state, stored, true) {
-            Ok(frame) => {
-                if let Some(frame) = frame {
-                    if self.recent.len() == RECENT {
-                        self.recent.pop_front();
-                    }
-                    self.recent.push_back(Arc::clone(&frame));
-                    let _ = self.events.send(Outgoing::Event(frame));
-                }
-                self.announced = self.announced.max(self.state.last_at);
+        match apply_stored(&mut self.replica.state, stored) {
+            Ok((at, record, effects)) => {
+                self.replica.publish(at, &record.event, &effects);
                 true
             }
             Err(why) => {
-                tracing::error!(game = self.id, "the follower cannot apply the log: {why}");
+                tracing::error!(
+                    game = self.replica.id,
+                    "the follower cannot apply the log: {why}"
+                );
                 self.stop = true;
                 false
             }

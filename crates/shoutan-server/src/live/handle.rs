@@ -12,7 +12,7 @@ use shoutan_store::{GameId, UserId};
 use tokio::sync::{broadcast, mpsc, oneshot};
 
 use super::event::GameEvent;
-use super::presence::Attendance;
+use super::presence::{Attendance, PresenceFrame};
 use super::protocol::{ClientMessage, ErrorFrame};
 use super::state::LiveState;
 use crate::cluster::{Logged, Outcome, Unreachable};
@@ -101,7 +101,7 @@ pub(crate) enum Msg {
     Time {
         reply: oneshot::Sender<Utf8Bytes>,
     },
-    View {
+    Snapshot {
         viewer_is_player: bool,
         reply: oneshot::Sender<Utf8Bytes>,
     },
@@ -120,7 +120,7 @@ pub(crate) enum Msg {
     /// For a follower: an event the owner appended.
     Logged(Logged),
     /// For a follower: the owner's presence frame.
-    Presence(serde_json::Value),
+    Presence(PresenceFrame),
     /// For a follower: catch up from the log (events may have been missed).
     CatchUp,
     /// For a follower: stop (this instance takes the game over).
@@ -234,9 +234,9 @@ impl GameHandle {
         self.ask(|reply| Msg::Time { reply }).await
     }
 
-    /// The whole game as JSON.
-    pub async fn view(&self, viewer_is_player: bool) -> Result<Utf8Bytes, Gone> {
-        self.ask(|reply| Msg::View {
+    /// The whole game, as a `snapshot` frame.
+    pub async fn snapshot(&self, viewer_is_player: bool) -> Result<Utf8Bytes, Gone> {
+        self.ask(|reply| Msg::Snapshot {
             viewer_is_player,
             reply,
         })
@@ -254,18 +254,4 @@ impl GameHandle {
     pub async fn arbiter(&self, event: GameEvent) -> Result<Result<u64, String>, Gone> {
         self.ask(|reply| Msg::Arbiter { event, reply }).await
     }
-}
-
-/// The frames in `recent` after `since` (the game being at `version`), or
-/// `None` if some are no longer in memory.
-pub(crate) fn missed(
-    recent: &std::collections::VecDeque<Arc<EventFrame>>,
-    version: u64,
-    since: u64,
-) -> Option<Vec<Arc<EventFrame>>> {
-    if since >= version {
-        return Some(Vec::new());
-    }
-    let oldest = recent.front()?.v;
-    (since + 1 >= oldest).then(|| recent.iter().filter(|f| f.v > since).cloned().collect())
 }

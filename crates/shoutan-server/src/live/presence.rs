@@ -37,10 +37,10 @@ impl Attendance {
     }
 }
 
-/// The presence frame.
-#[derive(Debug, Serialize)]
+/// Who is at a game, as its `presence` frame tells it (by default:
+/// nobody known to be there).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct PresenceFrame {
-    r#type: &'static str,
     /// Whether each player is connected.
     pub online: ByColor<bool>,
     /// Since when (ms) each absent player has been gone.
@@ -185,7 +185,6 @@ impl Presence {
     pub fn snapshot(&self, claimable_at: impl Fn(Color) -> Option<Instant>) -> PresenceFrame {
         let total = self.total();
         PresenceFrame {
-            r#type: "presence",
             online: total.players.map(|n| n > 0),
             away_since: self.away_since.map(|t| t.map(Instant::as_millis)),
             claimable_at: ByColor::of(|c| claimable_at(c).map(Instant::as_millis)),

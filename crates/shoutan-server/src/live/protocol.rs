@@ -122,7 +122,6 @@ const TYPES: &[&str] = &[
 /// A message the server cannot do, as sent to the client.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ErrorFrame {
-    r#type: Cow<'static, str>,
     /// The id of the message refused, when it had one.
     pub id: Option<u64>,
     /// What was refused, in the vocabulary the HTTP errors share.
@@ -141,7 +140,6 @@ impl ErrorFrame {
     pub fn new(id: Option<u64>, code: ErrorCode, message: impl Into<String>) -> ErrorFrame {
         metrics::counter!("shoutan_refusals_total", "code" => code.as_str()).increment(1);
         ErrorFrame {
-            r#type: Cow::Borrowed("error"),
             id,
             code,
             reason: None,
@@ -182,12 +180,6 @@ impl ErrorFrame {
             reason: reason.map(Cow::Borrowed),
             ..ErrorFrame::new(id, code, refusal.to_string())
         }
-    }
-
-    /// The JSON text.
-    #[must_use]
-    pub fn to_json(&self) -> String {
-        serde_json::to_string(self).unwrap_or_default()
     }
 }
 

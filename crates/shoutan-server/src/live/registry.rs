@@ -17,7 +17,7 @@
 //! is loaded from the store inside its own slot, so loading one game never
 //! holds up another.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -33,9 +33,10 @@ use super::actor::Actor;
 use super::estimates::Estimates;
 use super::event::{GameEvent, Record};
 use super::follower::Follower;
-use super::handle::{EventFrame, GameHandle, Msg, RECENT};
-use super::state::LiveState;
-use super::view::{ResultView, event_frames};
+use super::handle::{GameHandle, Msg, RECENT};
+use super::replica::{Recent, event_frame};
+use super::state::{Effects, LiveState};
+use super::view::ResultView;
 use crate::cluster::Membership;
 use crate::computer::Computer;
 use crate::config::ServerConfig;
@@ -124,16 +125,15 @@ pub struct Loaded {
     /// Its state.
     pub state: LiveState,
     /// The frames of its last events.
-    pub recent: VecDeque<Arc<EventFrame>>,
+    pub recent: Recent,
 }
 
-/// Applies one stored event to `state` (the next version of its log), and
-/// gives its frame when `framed`.
+/// Applies one stored event to `state` (the next version of its log):
+/// when it happened, what it was, and what it did.
 pub(crate) fn apply_stored(
     state: &mut LiveState,
     stored: &StoredEvent,
-    framed: bool,
-) -> Result<Option<Arc<EventFrame>>, String> {
+) -> Result<(Instant, Record, Effects), String> {
     let record: Record =
         serde_json::from_str(&stored.body).map_err(|e| format!("event {}: {e}", stored.version))?;
     if stored.version != state.version + 1 {
@@ -143,14 +143,7 @@ pub(crate) fn apply_stored(
     let effects = state
         .apply(at, &record.event, record.cmd)
         .map_err(|e| format!("event {}: {e}", stored.version))?;
-    Ok(framed.then(|| {
-        let (all, players) = event_frames(state, at, &record.event, &effects);
-        Arc::new(EventFrame {
-            v: stored.version,
-            all: all.into(),
-            players: players.map(Into::into),
-        })
-    }))
+    Ok((at, record, effects))
 }
 
 /// Rebuilds a game from the store by replaying its log.
@@ -166,10 +159,12 @@ pub async fn load(store: &dyn Store, id: GameId) -> Result<Option<Loaded>, LoadE
     let mut state = LiveState::new(settings, game, clock);
     let events = store.events(id, 0).await?;
     let first_framed = events.len().saturating_sub(RECENT);
-    let mut recent = VecDeque::with_capacity(RECENT);
+    let mut recent = Recent::default();
     for (i, stored) in events.iter().enumerate() {
-        let frame = apply_stored(&mut state, stored, i >= first_framed).map_err(corrupt)?;
-        recent.extend(frame);
+        let (at, record, effects) = apply_stored(&mut state, stored).map_err(corrupt)?;
+        if i >= first_framed {
+            recent.push(event_frame(&state, at, &record.event, &effects));
+        }
     }
     Ok(Some(Loaded { row, state, recent }))
 }

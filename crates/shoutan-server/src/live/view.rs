@@ -6,8 +6,8 @@ use shoutan_clock::{Arrival, Instant, Reading, Status};
 use shoutan_rules::{ByColor, Color, GameResult, Handicap, Phase, Point, Ruleset};
 use shoutan_store::UserId;
 
-use super::event::{ChatChannel, GameEvent};
-use super::state::{ChatLine, Effects, LiveState, Offers};
+use super::event::ChatChannel;
+use super::state::{ChatLine, LiveState, Offers};
 use crate::settings::{ColourDecision, Partners, Seat};
 
 /// A result in both notations.
@@ -98,7 +98,11 @@ pub struct StateView {
     pub late: Option<ByColor<Option<Arrival>>>,
 }
 
-fn points(size: shoutan_rules::BoardSize, ps: impl IntoIterator<Item = Point>) -> Vec<String> {
+/// Points in GTP notation.
+pub(super) fn points(
+    size: shoutan_rules::BoardSize,
+    ps: impl IntoIterator<Item = Point>,
+) -> Vec<String> {
     ps.into_iter().map(|p| p.to_gtp(size)).collect()
 }
 
@@ -183,56 +187,6 @@ impl LiveState {
             })
             .collect()
     }
-}
-
-/// An event as sent: versioned, with its effects, the state after it and
-/// the clocks.
-#[derive(Serialize)]
-struct EventFrameBody<'a> {
-    r#type: &'static str,
-    v: u64,
-    at: u64,
-    event: &'a serde_json::Value,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    captured: Vec<String>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    toggled: Vec<String>,
-    state: StateView,
-    clock: ClockView,
-}
-
-/// The frame of the event just applied to `state` (and, for spectators'
-/// chat, the frame the players get instead, which hides the text).
-pub fn event_frames(
-    state: &LiveState,
-    at: Instant,
-    event: &GameEvent,
-    effects: &Effects,
-) -> (String, Option<String>) {
-    let size = state.game.size();
-    let value = serde_json::to_value(event).unwrap_or_default();
-    let body = |event: &serde_json::Value| {
-        serde_json::to_string(&EventFrameBody {
-            r#type: "event",
-            v: state.version,
-            at: at.as_millis(),
-            event,
-            captured: points(size, effects.captured.iter().copied()),
-            toggled: points(size, effects.toggled.iter().copied()),
-            state: state.state_view(),
-            clock: state.clock_view(at),
-        })
-        .unwrap_or_default()
-    };
-    let hidden = matches!(
-        event,
-        GameEvent::Chat {
-            channel: ChatChannel::Spectators,
-            ..
-        }
-    ) && !state.is_over();
-    let for_players = hidden.then(|| body(&serde_json::json!({"type": "hidden"})));
-    (body(&value), for_players)
 }
 
 /// The settings as shown.
@@ -356,57 +310,4 @@ impl LiveState {
             ratings: None,
         }
     }
-}
-
-/// The frames of the timekeeper's calls (Art. 12.3) due after `from` up to
-/// `to`.
-pub fn call_frames(state: &LiveState, from: Instant, to: Instant) -> Vec<String> {
-    state
-        .clock
-        .announcements_between(from, to)
-        .into_iter()
-        .map(|call| {
-            serde_json::json!({
-                "type": "call",
-                "at": call.at.as_millis(),
-                "player": call.player,
-                "call": call.call,
-                "zh": call.text_zh(),
-                "en": call.text_en(),
-            })
-            .to_string()
-        })
-        .collect()
-}
-
-#[derive(Serialize)]
-struct Welcome<'a> {
-    r#type: &'static str,
-    you: &'static str,
-    last_command_id: Option<u64>,
-    game: GameView,
-    presence: &'a serde_json::Value,
-}
-
-/// The frame a connection gets when it joins: the whole game as `who` may
-/// see it at `at`, and the presence.
-pub fn welcome_frame(
-    state: &LiveState,
-    id: i64,
-    created_at: i64,
-    at: Instant,
-    who: &super::handle::Participant,
-    presence: &serde_json::Value,
-) -> String {
-    let welcome = Welcome {
-        r#type: "welcome",
-        you: who.color.map_or("spectator", Color::name),
-        last_command_id: who
-            .user
-            .as_ref()
-            .and_then(|(user, _)| state.last_command.get(user).copied()),
-        game: state.game_view(id, created_at, at, who.color.is_some()),
-        presence,
-    };
-    serde_json::to_string(&welcome).unwrap_or_default()
 }

@@ -17,6 +17,7 @@ use shoutan_store::Store;
 use tokio::sync::broadcast;
 use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 
+use super::frame::ServerFrame;
 use super::handle::{GameHandle, Outgoing, Participant};
 use super::protocol::{ClientMessage, ErrorFrame, id_of, parse};
 use crate::AppState;
@@ -93,7 +94,7 @@ async fn run(
 ) {
     let Ok(joined) = handle.join(who.clone(), since).await else {
         let frame = ErrorFrame::new(None, ErrorCode::GameClosed, "the game is closed; reconnect");
-        let _ = socket.send(Message::Text(frame.to_json().into())).await;
+        let _ = socket.send(Message::Text(frame.text())).await;
         return;
     };
     let mut connection = Connection {
@@ -188,8 +189,8 @@ impl Connection {
             .map_err(|_| Closed)
     }
 
-    async fn send_text(&mut self, text: String) -> Result<(), Closed> {
-        self.send(Utf8Bytes::from(text)).await
+    async fn send_error(&mut self, frame: &ErrorFrame) -> Result<(), Closed> {
+        self.send(frame.text()).await
     }
 
     async fn on_message(&mut self, message: Message) -> Result<(), Closed> {
@@ -204,13 +205,13 @@ impl Connection {
                         text.len()
                     ),
                 );
-                self.send_text(frame.to_json()).await
+                self.send_error(&frame).await
             }
             Message::Text(text) => self.on_text(text.as_str()).await,
             Message::Binary(_) => {
                 let frame =
                     ErrorFrame::new(None, ErrorCode::Malformed, "messages are JSON text frames");
-                self.send_text(frame.to_json()).await
+                self.send_error(&frame).await
             }
             Message::Pong(payload) => {
                 if let Ok(sent) = <[u8; 8]>::try_from(payload.as_ref()) {
@@ -229,7 +230,7 @@ impl Connection {
     async fn on_text(&mut self, text: &str) -> Result<(), Closed> {
         let envelope = match parse(text) {
             Ok(e) => e,
-            Err(frame) => return self.send_text(frame.to_json()).await,
+            Err(frame) => return self.send_error(&frame).await,
         };
         match envelope.message {
             ClientMessage::Resync { since } => self.resync(since).await,
@@ -273,13 +274,14 @@ impl Connection {
                     }
                 }
                 let reply = match outcome {
-                    Ok(v) => format!(
-                        r#"{{"type":"ack","id":{},"v":{v}}}"#,
-                        envelope.id.unwrap_or_default()
-                    ),
-                    Err(frame) => frame.to_json(),
+                    Ok(v) => ServerFrame::Ack {
+                        id: envelope.id.unwrap_or_default(),
+                        v,
+                    }
+                    .answer(),
+                    Err(frame) => frame.text(),
                 };
-                self.send_text(reply).await
+                self.send(reply).await
             }
         }
     }
@@ -293,7 +295,7 @@ impl Connection {
         match crate::moderation::chat_refusal(&*self.store, user, crate::time::now_millis()).await {
             Ok(()) => Ok(false),
             Err(e) => {
-                self.send_text(ErrorFrame::new(id, e.code, e.message).to_json())
+                self.send_error(&ErrorFrame::new(id, e.code, e.message))
                     .await?;
                 Ok(true)
             }
@@ -313,9 +315,8 @@ impl Connection {
                 Ok(())
             }
             None => {
-                let view = self.handle.view(is_player).await.map_err(|_| Closed)?;
-                let frame = format!(r#"{{"type":"snapshot","game":{view}}}"#);
-                self.send_text(frame).await
+                let frame = self.handle.snapshot(is_player).await.map_err(|_| Closed)?;
+                self.send(frame).await
             }
         }
     }

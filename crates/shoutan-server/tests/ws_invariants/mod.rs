@@ -29,7 +29,7 @@ pub fn check(bytes: &[u8]) {
         }
         Err(frame) => {
             let json: serde_json::Value =
-                serde_json::from_str(&frame.to_json()).expect("an error frame is JSON");
+                serde_json::from_str(frame.text().as_str()).expect("an error frame is JSON");
             assert_eq!(json["type"], "error");
             assert_eq!(json["code"], frame.code.as_str());
             if let Some(id) = frame.id {
