@@ -9,14 +9,15 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
+use shoutan_clock::TimeControl;
 use shoutan_nn::{Network, Position, Scratch};
 use shoutan_rules::{Color, Game, Move, Phase, Point, Turn};
 
 use crate::analysis::Analysis;
-use crate::clock::{ClockReading, TimeControl};
 use crate::endgame;
 use crate::evaluator::{Evaluator, builtin_network};
 use crate::search::{self, Shared, tree_move};
+use crate::time_manager::ClockReading;
 use crate::tree::Tree;
 
 /// At a temperature, the least share of the network's favourite's
@@ -65,12 +66,12 @@ impl Budget {
     }
 
     /// The time the clock allows for the next move of `game` (see
-    /// [`TimeControl::think_time`]); no limit without a clock.
+    /// [`ClockReading::think_time`]); no limit without a clock.
     #[must_use]
     pub fn from_clock(control: &TimeControl, clock: &ClockReading, game: &Game) -> Budget {
         Budget {
             visits: None,
-            time: control.think_time(clock, game.turns().len(), game.size().area()),
+            time: clock.think_time(control, game.turns().len(), game.size().area()),
         }
     }
 

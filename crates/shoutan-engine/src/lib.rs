@@ -7,9 +7,10 @@
 //!   its value and score as the utility, first-play urgency, batched leaf
 //!   evaluation with virtual losses, one tree shared by lock-free threads
 //!   and reused from move to move.
-//! - Time management from the clock ([`TimeControl`], [`ClockReading`]),
-//!   resignation when hopeless, correct endgames under area and territory
-//!   counting, ownership and a score estimate ([`Analysis`]).
+//! - Time management under the clock crate's `TimeControl`
+//!   ([`ClockReading`]), resignation when hopeless, correct endgames under
+//!   area and territory counting, ownership and a score estimate
+//!   ([`Analysis`]).
 //! - Levels for human opponents ([`Level`]): few visits and a temperature.
 //! - [`gtp`]: the protocol, its pure command parser and a session.
 //!
@@ -51,7 +52,6 @@
 //! ```
 
 mod analysis;
-mod clock;
 mod endgame;
 mod engine;
 mod evaluator;
@@ -61,11 +61,11 @@ mod level;
 mod review;
 mod search;
 mod tactics;
+mod time_manager;
 mod tree;
 mod utility;
 
 pub use analysis::{Analysis, MoveInfo};
-pub use clock::{ClockReading, TimeControl, TimeOut};
 pub use endgame::{FinalStatus, final_status};
 pub use engine::{
     Budget, Decision, Engine, EngineConfig, EngineError, Mode, Reporter, StopHandle, Thought,
@@ -76,3 +76,4 @@ pub use level::{Level, LevelError, MeasuredRank};
 pub use review::{
     MISTAKE_POINTS, MISTAKES_PER_PLAYER, MoveEval, PositionEval, Review, positions, review,
 };
+pub use time_manager::{ClockReading, TimeOut};

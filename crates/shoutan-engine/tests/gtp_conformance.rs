@@ -326,6 +326,10 @@ fn time_commands() {
     ok(&mut s, "time_left white 30 2");
     assert!(fails(&mut s, "time_settings 300 thirty 5").starts_with("syntax error"));
     assert!(fails(&mut s, "kgs-time_settings hourglass 5").starts_with("syntax error"));
+    assert!(
+        fails(&mut s, "kgs-time_settings canadian 600 0 25")
+            .starts_with("syntax error: invalid time settings")
+    );
     assert!(fails(&mut s, "time_left b 10").starts_with("syntax error"));
     assert!(fails(&mut s, "time_left x 10 0").starts_with("syntax error"));
 }

@@ -14,7 +14,10 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
-use shoutan_engine::{ClockReading, TimeControl};
+use shoutan_clock::{
+    Absolute, ByoYomi, Leftover, Millis, MovesPerPeriod, TimeControl, TimeControlError,
+};
+use shoutan_engine::ClockReading;
 use shoutan_rules::{
     BoardSize, ByColor, Color, Game, GameResult, Move, Point, PointSet, Ruleset, Score, WinBy,
 };
@@ -42,7 +45,8 @@ pub struct Args {
     #[arg(long, allow_hyphen_values = true)]
     komi: Option<f64>,
     /// Time control: `none`, `MAIN` (absolute), `MAIN+PERIODxN` (byo-yomi),
-    /// or `MAIN+PERIOD/STONES` (Canadian), in seconds.
+    /// or `MAIN+PERIOD/STONES` (Canadian), in seconds (byo-yomi periods
+    /// whole).
     #[arg(long, default_value = "none")]
     time: TimeSpec,
     /// Network and process lag forgiven on each move, in milliseconds.
@@ -61,12 +65,13 @@ impl FromStr for TimeSpec {
     type Err = String;
 
     fn from_str(s: &str) -> Result<TimeSpec, String> {
-        let secs = |t: &str| -> Result<Duration, String> {
+        let secs = |t: &str| -> Result<Millis, String> {
             let x: f64 = t
                 .parse()
                 .map_err(|_| format!("{t:?} is not a number of seconds"))?;
             if x.is_finite() && (0.0..1e7).contains(&x) {
-                Ok(Duration::from_secs_f64(x))
+                // Below 1e10 ms: the cast neither truncates nor saturates.
+                Ok(Millis::from_millis((x * 1000.0).round() as u64))
             } else {
                 Err(format!("{t:?} is not a number of seconds"))
             }
@@ -80,27 +85,24 @@ impl FromStr for TimeSpec {
         if s == "none" {
             return Ok(TimeSpec(TimeControl::None));
         }
-        let Some((main, over)) = s.split_once('+') else {
-            return Ok(TimeSpec(TimeControl::Absolute { main: secs(s)? }));
+        let control: Result<TimeControl, TimeControlError> = match s.split_once('+') {
+            None => Absolute::new(secs(s)?).map(Into::into),
+            Some((main, over)) => {
+                let main = secs(main)?;
+                if let Some((period, n)) = over.split_once('x') {
+                    ByoYomi::new(main, count(n)?, secs(period)?).map(Into::into)
+                } else if let Some((period, n)) = over.split_once('/') {
+                    // Canadian overtime, as GTP's `time_settings` tells it.
+                    MovesPerPeriod::new(main, count(n)?, secs(period)?, Leftover::Lost)
+                        .map(Into::into)
+                } else {
+                    return Err(format!(
+                        "{s:?}: expected none, MAIN, MAIN+PERIODxN or MAIN+PERIOD/STONES"
+                    ));
+                }
+            }
         };
-        let main = secs(main)?;
-        if let Some((period, n)) = over.split_once('x') {
-            return Ok(TimeSpec(TimeControl::ByoYomi {
-                main,
-                period: secs(period)?,
-                periods: count(n)?,
-            }));
-        }
-        if let Some((period, n)) = over.split_once('/') {
-            return Ok(TimeSpec(TimeControl::Canadian {
-                main,
-                period: secs(period)?,
-                stones: count(n)?,
-            }));
-        }
-        Err(format!(
-            "{s:?}: expected none, MAIN, MAIN+PERIODxN or MAIN+PERIOD/STONES"
-        ))
+        control.map(TimeSpec).map_err(|e| format!("{s:?}: {e}"))
     }
 }
 
@@ -306,7 +308,7 @@ impl<'a> Referee<'a> {
             players,
             settings: *settings,
             game,
-            clocks: ByColor::of(|_| settings.time.start()),
+            clocks: ByColor::of(|_| ClockReading::start(&settings.time)),
             cleanup: ByColor::default(),
             reason: String::new(),
             broken: ByColor::default(),
@@ -494,7 +496,7 @@ impl<'a> Referee<'a> {
             }
         };
         if timed {
-            match self.settings.time.charge(&self.clocks[color], used) {
+            match self.clocks[color].charge(&self.settings.time, used) {
                 Ok(c) => self.clocks[color] = c,
                 Err(_) => {
                     let r = self.game.time_out(color);
@@ -528,15 +530,18 @@ impl<'a> Referee<'a> {
     /// The most the clock allows for the current move.
     fn max_think(&self, color: Color) -> Duration {
         let clock = self.clocks[color];
+        let d = |m: Millis| Duration::from_millis(m.as_millis());
         match self.settings.time {
             TimeControl::None => NO_CLOCK_LIMIT,
-            TimeControl::Absolute { .. } => clock.time_left,
-            TimeControl::ByoYomi {
-                period, periods, ..
-            } if clock.stones == 0 => clock.time_left + period * periods,
-            TimeControl::ByoYomi { period, .. } => period * clock.stones,
-            TimeControl::Canadian { period, .. } if clock.stones == 0 => clock.time_left + period,
-            TimeControl::Canadian { .. } => clock.time_left,
+            TimeControl::Absolute(_) | TimeControl::Fischer(_) | TimeControl::PerMove(_) => {
+                clock.time_left
+            }
+            TimeControl::ByoYomi(b) if clock.stones == 0 => {
+                clock.time_left + d(b.period()) * b.periods()
+            }
+            TimeControl::ByoYomi(b) => d(b.period()) * clock.stones,
+            TimeControl::MovesPerPeriod(m) if clock.stones == 0 => clock.time_left + d(m.period()),
+            TimeControl::MovesPerPeriod(_) => clock.time_left,
         }
     }
 }
@@ -554,29 +559,32 @@ fn kgs_rules_name(rules: &Ruleset) -> Option<&'static str> {
 
 /// The GTP command that sets the clock, if there is one.
 fn time_command(t: &TimeControl, kgs: bool) -> Option<String> {
-    let s = |d: &Duration| d.as_secs();
+    let s = Millis::whole_secs;
     match t {
         TimeControl::None => None,
-        TimeControl::Absolute { main } => Some(format!("time_settings {} 0 0", s(main))),
-        TimeControl::ByoYomi {
-            main,
-            period,
-            periods,
-        } if kgs => Some(format!(
-            "kgs-time_settings byoyomi {} {} {periods}",
-            s(main),
-            s(period)
+        TimeControl::Absolute(a) => Some(format!("time_settings {} 0 0", s(a.main()))),
+        TimeControl::ByoYomi(b) if kgs => Some(format!(
+            "kgs-time_settings byoyomi {} {} {}",
+            s(b.main()),
+            s(b.period()),
+            b.periods()
         )),
         // Without KGS's extension, byo-yomi is announced as its last period
         // in Canadian form (one stone per period), as gogui-twogtp does.
-        TimeControl::ByoYomi { main, period, .. } => {
-            Some(format!("time_settings {} {} 1", s(main), s(period)))
+        TimeControl::ByoYomi(b) => {
+            Some(format!("time_settings {} {} 1", s(b.main()), s(b.period())))
         }
-        TimeControl::Canadian {
-            main,
-            period,
-            stones,
-        } => Some(format!("time_settings {} {} {stones}", s(main), s(period))),
+        TimeControl::MovesPerPeriod(m) => Some(format!(
+            "time_settings {} {} {}",
+            s(m.main()),
+            s(m.period()),
+            m.moves()
+        )),
+        // GTP has no Fischer time: announced as absolute, and `time_left`
+        // tells each increment as it comes.
+        TimeControl::Fischer(f) => Some(format!("time_settings {} 0 0", s(f.main()))),
+        // One stone per period, nothing carried over: per-move time.
+        TimeControl::PerMove(p) => Some(format!("time_settings 0 {} 1", s(p.time()))),
     }
 }
 
@@ -744,31 +752,62 @@ mod tests {
 
     #[test]
     fn time_specs() {
-        let s = Duration::from_secs;
+        let s = Millis::from_secs;
+        let spec = |control: Result<TimeControl, TimeControlError>| Ok(TimeSpec(control.unwrap()));
         assert_eq!("none".parse(), Ok(TimeSpec(TimeControl::None)));
+        assert_eq!("300".parse(), spec(Absolute::new(s(300)).map(Into::into)));
         assert_eq!(
-            "300".parse(),
-            Ok(TimeSpec(TimeControl::Absolute { main: s(300) }))
+            "90.5".parse(),
+            spec(Absolute::new(Millis::from_millis(90_500)).map(Into::into))
         );
         assert_eq!(
             "600+30x5".parse(),
-            Ok(TimeSpec(TimeControl::ByoYomi {
-                main: s(600),
-                period: s(30),
-                periods: 5
-            }))
+            spec(ByoYomi::new(s(600), 5, s(30)).map(Into::into))
         );
         assert_eq!(
             "0+300/25".parse(),
-            Ok(TimeSpec(TimeControl::Canadian {
-                main: s(0),
-                period: s(300),
-                stones: 25
-            }))
+            spec(MovesPerPeriod::new(Millis::ZERO, 25, s(300), Leftover::Lost).map(Into::into))
         );
         assert!("10+5".parse::<TimeSpec>().is_err());
         assert!("10+5x0".parse::<TimeSpec>().is_err());
         assert!("ten".parse::<TimeSpec>().is_err());
+        // What makes no clock is refused with the clock's reason.
+        for (bad, why) in [
+            ("0", "above zero"),
+            ("600+0x5", "longer than zero"),
+            ("600+0/25", "longer than zero"),
+            ("600+30.5x5", "whole seconds"),
+        ] {
+            let err = bad.parse::<TimeSpec>().unwrap_err();
+            assert!(err.contains(why), "{bad}: {err}");
+        }
+    }
+
+    #[test]
+    fn time_commands_tell_engines_the_clock() {
+        let s = Millis::from_secs;
+        let byo = ByoYomi::new(s(600), 5, s(30)).unwrap().into();
+        assert_eq!(
+            time_command(&byo, true).as_deref(),
+            Some("kgs-time_settings byoyomi 600 30 5")
+        );
+        assert_eq!(
+            time_command(&byo, false).as_deref(),
+            Some("time_settings 600 30 1")
+        );
+        let per_move = shoutan_clock::PerMove::new(s(20)).unwrap().into();
+        assert_eq!(
+            time_command(&per_move, true).as_deref(),
+            Some("time_settings 0 20 1")
+        );
+        let fischer = shoutan_clock::Fischer::new(s(300), s(10), None)
+            .unwrap()
+            .into();
+        assert_eq!(
+            time_command(&fischer, false).as_deref(),
+            Some("time_settings 300 0 0")
+        );
+        assert_eq!(time_command(&TimeControl::None, true), None);
     }
 
     #[test]

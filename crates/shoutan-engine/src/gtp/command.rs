@@ -10,9 +10,10 @@
 use std::fmt;
 use std::time::Duration;
 
+use shoutan_clock::{
+    Absolute, ByoYomi, Leftover, Millis, MovesPerPeriod, TimeControl, TimeControlError,
+};
 use shoutan_rules::{BoardSize, Color, Point, Score};
-
-use crate::clock::TimeControl;
 
 /// A vertex as GTP writes it, before it is placed on a board: `pass` or a
 /// letter (no I) and a row number counted from the bottom.
@@ -334,6 +335,13 @@ fn seconds(text: &str) -> Result<Duration, ParseError> {
     Ok(Duration::from_secs_f64(s))
 }
 
+/// Seconds as the clock counts them, to the millisecond.
+fn millis(text: &str) -> Result<Millis, ParseError> {
+    let ms = seconds(text)?.as_millis();
+    // `seconds` holds a time to 1e9 s, far below u64::MAX milliseconds.
+    Ok(Millis::from_millis(u64::try_from(ms).unwrap_or(u64::MAX)))
+}
+
 /// The longest `lz-analyze` report interval: a longer one means "report
 /// rarely" and is held here, so the search's next-report instant never
 /// overflows.
@@ -423,23 +431,20 @@ fn parse_command(name: &str, args: &[&str]) -> Result<Command, ParseError> {
         }
         "time_settings" => {
             let [m, b, s] = exactly(args, "time_settings MAIN BYO_YOMI_TIME BYO_YOMI_STONES")?;
-            let (main, period, stones) = (seconds(m)?, seconds(b)?, number::<u32>(s, "stones")?);
+            let (main, period, stones) = (millis(m)?, millis(b)?, number::<u32>(s, "stones")?);
             // GTP §6.3.2: byo-yomi time 0 means absolute time; byo-yomi
-            // time with 0 stones means no time limit.
+            // time with 0 stones means no time limit. Its overtime is
+            // Canadian: time left in a period is lost.
             let control = if period.is_zero() {
                 if main.is_zero() {
                     TimeControl::None
                 } else {
-                    TimeControl::Absolute { main }
+                    valid(Absolute::new(main))?
                 }
             } else if stones == 0 {
                 TimeControl::None
             } else {
-                TimeControl::Canadian {
-                    main,
-                    period,
-                    stones,
-                }
+                valid(MovesPerPeriod::new(main, stones, period, Leftover::Lost))?
             };
             Ok(Command::TimeSettings(control))
         }
@@ -498,21 +503,29 @@ fn parse_kgs_time(args: &[&str]) -> Result<TimeControl, ParseError> {
     let usage = "kgs-time_settings none | absolute MAIN | byoyomi MAIN PERIOD PERIODS | canadian MAIN PERIOD STONES";
     match args {
         [kind] if kind.eq_ignore_ascii_case("none") => Ok(TimeControl::None),
-        [kind, m] if kind.eq_ignore_ascii_case("absolute") => {
-            Ok(TimeControl::Absolute { main: seconds(m)? })
+        [kind, m] if kind.eq_ignore_ascii_case("absolute") => valid(Absolute::new(millis(m)?)),
+        [kind, m, p, n] if kind.eq_ignore_ascii_case("byoyomi") => {
+            valid(ByoYomi::new(millis(m)?, number(n, "periods")?, millis(p)?))
         }
-        [kind, m, p, n] if kind.eq_ignore_ascii_case("byoyomi") => Ok(TimeControl::ByoYomi {
-            main: seconds(m)?,
-            period: seconds(p)?,
-            periods: number(n, "periods")?,
-        }),
-        [kind, m, p, n] if kind.eq_ignore_ascii_case("canadian") => Ok(TimeControl::Canadian {
-            main: seconds(m)?,
-            period: seconds(p)?,
-            stones: number(n, "stones")?,
-        }),
+        [kind, m, p, n] if kind.eq_ignore_ascii_case("canadian") => valid(MovesPerPeriod::new(
+            millis(m)?,
+            number(n, "stones")?,
+            millis(p)?,
+            Leftover::Lost,
+        )),
         _ => Err(syntax(format!("usage: {usage}"))),
     }
+}
+
+/// A time control the clock crate accepts; settings that make no clock
+/// (a period of no time, no periods) are a syntax error, as GTP answers
+/// any argument out of range.
+fn valid<T: Into<TimeControl>>(
+    settings: Result<T, TimeControlError>,
+) -> Result<TimeControl, ParseError> {
+    settings
+        .map(Into::into)
+        .map_err(|e| syntax(format!("invalid time settings: {e}")))
 }
 
 /// `[COLOR] [INTERVAL] [interval N] [minmoves N] [maxmoves N] [ownership B]`,
@@ -657,12 +670,17 @@ mod tests {
 
     #[test]
     fn time_settings_follow_gtp_and_kgs() {
-        let s = Duration::from_secs;
+        let s = Millis::from_secs;
+        let settings = |control: Result<TimeControl, TimeControlError>| {
+            Ok(Command::TimeSettings(control.unwrap()))
+        };
         assert_eq!(
             parse("time_settings 300 0 0"),
-            Ok(Command::TimeSettings(TimeControl::Absolute {
-                main: s(300)
-            }))
+            settings(Absolute::new(s(300)).map(Into::into))
+        );
+        assert_eq!(
+            parse("time_settings 0 0 0"),
+            Ok(Command::TimeSettings(TimeControl::None))
         );
         assert_eq!(
             parse("time_settings 0 30 0"),
@@ -670,19 +688,27 @@ mod tests {
         );
         assert_eq!(
             parse("time_settings 600 300 25"),
-            Ok(Command::TimeSettings(TimeControl::Canadian {
-                main: s(600),
-                period: s(300),
-                stones: 25
-            }))
+            settings(MovesPerPeriod::new(s(600), 25, s(300), Leftover::Lost).map(Into::into))
+        );
+        assert_eq!(
+            parse("time_settings 0 30 1"),
+            settings(MovesPerPeriod::new(Millis::ZERO, 1, s(30), Leftover::Lost).map(Into::into))
         );
         assert_eq!(
             parse("kgs-time_settings byoyomi 1200 30 5"),
-            Ok(Command::TimeSettings(TimeControl::ByoYomi {
-                main: s(1200),
-                period: s(30),
-                periods: 5
-            }))
+            settings(ByoYomi::new(s(1200), 5, s(30)).map(Into::into))
+        );
+        assert_eq!(
+            parse("kgs-time_settings canadian 0 300 25"),
+            settings(MovesPerPeriod::new(Millis::ZERO, 25, s(300), Leftover::Lost).map(Into::into))
+        );
+        assert_eq!(
+            parse("kgs-time_settings absolute 90.5"),
+            settings(Absolute::new(Millis::from_millis(90_500)).map(Into::into))
+        );
+        assert_eq!(
+            parse("kgs-time_settings NONE"),
+            Ok(Command::TimeSettings(TimeControl::None))
         );
         assert!(parse("kgs-time_settings fischer 10 5").is_err());
         assert_eq!(
@@ -694,6 +720,26 @@ mod tests {
             })
         );
         assert!(parse("time_left b -1 0").is_err());
+    }
+
+    #[test]
+    fn time_settings_that_make_no_clock_are_syntax_errors() {
+        for (line, why) in [
+            ("kgs-time_settings canadian 600 0 25", "longer than zero"),
+            ("kgs-time_settings canadian 600 300 0", "at least one move"),
+            ("kgs-time_settings byoyomi 600 30 0", "at least one period"),
+            ("kgs-time_settings byoyomi 600 0 5", "longer than zero"),
+            ("kgs-time_settings byoyomi 600 30.5 5", "whole seconds"),
+            ("kgs-time_settings absolute 0", "above zero"),
+        ] {
+            let Err(ParseError::Syntax(message)) = parse(line) else {
+                panic!("{line} is accepted");
+            };
+            assert!(
+                message.starts_with("invalid time settings") && message.contains(why),
+                "{line}: {message}"
+            );
+        }
     }
 
     #[test]

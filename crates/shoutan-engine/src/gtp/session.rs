@@ -6,6 +6,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use shoutan_clock::TimeControl;
 use shoutan_nn::Network;
 
 use shoutan_rules::{
@@ -20,9 +21,9 @@ use super::command::{
 };
 use super::lz::{info_line, kata_info_line};
 use crate::analysis::Analysis;
-use crate::clock::{ClockReading, TimeControl};
 use crate::engine::{Budget, Decision, Engine, EngineConfig, Mode, Reporter, StopHandle};
 use crate::level::Level;
+use crate::time_manager::ClockReading;
 
 /// How strong the engine plays.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -151,7 +152,7 @@ impl Session {
             setup,
             game,
             time,
-            clocks: ByColor::new(time.start(), time.start()),
+            clocks: ByColor::of(|_| ClockReading::start(&time)),
             analysis_budget: Budget::until_stopped(),
             last: None,
             quit: false,
@@ -448,7 +449,7 @@ impl Session {
             }
             Command::TimeSettings(control) => {
                 self.time = control;
-                self.clocks = ByColor::new(control.start(), control.start());
+                self.clocks = ByColor::of(|_| ClockReading::start(&control));
                 ok("")
             }
             Command::TimeLeft {
@@ -521,7 +522,7 @@ impl Session {
         self.game = self
             .base()
             .unwrap_or_else(|_| Game::new(self.setup.size, self.setup.ruleset));
-        self.clocks = ByColor::new(self.time.start(), self.time.start());
+        self.clocks = ByColor::of(|_| ClockReading::start(&self.time));
         self.engine.clear();
         self.last = None;
     }
@@ -622,7 +623,7 @@ impl Session {
             .engine
             .genmove_reporting(&self.game, color, budget, mode, stop, reporter)
             .map_err(|e| format!("cannot generate a move: {e}"))?;
-        if let Ok(clock) = self.time.charge(&self.clocks[color], start.elapsed()) {
+        if let Ok(clock) = self.clocks[color].charge(&self.time, start.elapsed()) {
             self.clocks[color] = clock;
         }
         self.last = Some(thought.analysis);

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use shoutan_clock::{Clock, Instant, Millis, Overtime, TimeControl};
+use shoutan_clock::{Clock, Instant, Millis, Overtime};
 use shoutan_engine::{Budget, ClockReading, Level};
 use shoutan_rules::{Color, Game};
 
@@ -12,106 +12,30 @@ fn duration(ms: Millis) -> Duration {
     Duration::from_millis(ms.as_millis())
 }
 
-/// The clock of `color` at `at`, in the engine's terms (its time control
-/// and GTP's `time_left`). Fischer time is read as absolute time (the
-/// increment is a bonus, not counted on) and per-move time as one
-/// byo-yomi period.
+/// The clock of `color` at `at` in GTP's `time_left` terms, for the
+/// engine's time manager under the clock's own time control: the main time
+/// left, then the time and periods (or moves) left in overtime; per-move
+/// time is one period.
 #[must_use]
-pub fn engine_clock(
-    clock: &Clock,
-    color: Color,
-    at: Instant,
-) -> (shoutan_engine::TimeControl, ClockReading) {
-    use shoutan_engine::TimeControl as Engine;
+fn clock_reading(clock: &Clock, color: Color, at: Instant) -> ClockReading {
     let reading = clock.reading(color, at);
-    let main_left = duration(reading.main_left);
-    let basic = |time_left| ClockReading {
-        time_left,
-        stones: 0,
+    let in_overtime = reading.in_overtime();
+    let (time_left, stones) = match reading.overtime {
+        Overtime::ByoYomi {
+            periods_left,
+            period_left,
+            ..
+        } if in_overtime => (period_left, periods_left),
+        Overtime::MovesPerPeriod {
+            moves_left,
+            period_left,
+        } if in_overtime => (period_left, moves_left),
+        Overtime::PerMove { left } => (left, 1),
+        _ => (reading.main_left, 0),
     };
-    match (clock.control(), reading.overtime) {
-        (TimeControl::None, _) => (Engine::None, basic(Duration::ZERO)),
-        (TimeControl::Absolute(a), _) => (
-            Engine::Absolute {
-                main: duration(a.main()),
-            },
-            basic(main_left),
-        ),
-        (TimeControl::Fischer(f), _) => (
-            Engine::Absolute {
-                main: duration(f.main()),
-            },
-            basic(main_left),
-        ),
-        (
-            TimeControl::ByoYomi(b),
-            Overtime::ByoYomi {
-                periods_left,
-                period_left,
-                ..
-            },
-        ) => {
-            let control = Engine::ByoYomi {
-                main: duration(b.main()),
-                period: duration(b.period()),
-                periods: b.periods(),
-            };
-            let reading = if reading.in_overtime() {
-                ClockReading {
-                    time_left: duration(period_left),
-                    stones: periods_left,
-                }
-            } else {
-                basic(main_left)
-            };
-            (control, reading)
-        }
-        (
-            TimeControl::MovesPerPeriod(m),
-            Overtime::MovesPerPeriod {
-                moves_left,
-                period_left,
-            },
-        ) => {
-            let control = Engine::Canadian {
-                main: duration(m.main()),
-                period: duration(m.period()),
-                stones: m.moves(),
-            };
-            let reading = if reading.in_overtime() {
-                ClockReading {
-                    time_left: duration(period_left),
-                    stones: moves_left,
-                }
-            } else {
-                basic(main_left)
-            };
-            (control, reading)
-        }
-        (TimeControl::PerMove(p), overtime) => {
-            let left = match overtime {
-                Overtime::PerMove { left } => duration(left),
-                _ => duration(p.time()),
-            };
-            let control = Engine::ByoYomi {
-                main: Duration::ZERO,
-                period: duration(p.time()),
-                periods: 1,
-            };
-            (
-                control,
-                ClockReading {
-                    time_left: left,
-                    stones: 1,
-                },
-            )
-        }
-        // A reading whose overtime does not match its control: only the
-        // time left until the flag is trusted.
-        (_, _) => (
-            Engine::Absolute { main: main_left },
-            basic(reading.total_left.map_or(main_left, duration)),
-        ),
+    ClockReading {
+        time_left: duration(time_left),
+        stones,
     }
 }
 
@@ -119,8 +43,8 @@ pub fn engine_clock(
 /// time per move for the board's size), never more than the clock allows.
 #[must_use]
 pub fn budget(level: Level, game: &Game, clock: &Clock, color: Color, at: Instant) -> Budget {
-    let (control, reading) = engine_clock(clock, color, at);
-    let from_clock = Budget::from_clock(&control, &reading, game);
+    let reading = clock_reading(clock, color, at);
+    let from_clock = Budget::from_clock(clock.control(), &reading, game);
     level.budget(game.size().area()).and(from_clock)
 }
 
@@ -169,25 +93,96 @@ mod tests {
         assert_eq!(full.time, Some(Duration::from_secs(6)));
     }
 
+    fn at(secs: u64) -> Instant {
+        Instant::ORIGIN + Millis::from_secs(secs)
+    }
+
     #[test]
     fn byo_yomi_reads_the_period_once_main_time_is_gone() {
         let c = clock("3×10s byo-yomi");
-        let (control, reading) =
-            engine_clock(&c, Color::Black, Instant::ORIGIN + Millis::from_secs(4));
-        assert!(matches!(
-            control,
-            shoutan_engine::TimeControl::ByoYomi { periods: 3, .. }
-        ));
-        assert_eq!(reading.stones, 3);
-        assert_eq!(reading.time_left, Duration::from_secs(6));
+        let reading = clock_reading(&c, Color::Black, at(4));
+        assert_eq!(
+            reading,
+            ClockReading {
+                time_left: Duration::from_secs(6),
+                stones: 3
+            }
+        );
+        let c = clock("1 min + 3×10s byo-yomi");
+        let reading = clock_reading(&c, Color::Black, at(4));
+        assert_eq!(
+            reading,
+            ClockReading {
+                time_left: Duration::from_secs(56),
+                stones: 0
+            }
+        );
         let game = Game::new(BoardSize::NINE, Ruleset::CHINESE);
         let b = budget(
             Level::FULL,
             &game,
-            &c,
+            &clock("3×10s byo-yomi"),
             Color::Black,
-            Instant::ORIGIN + Millis::from_secs(4),
+            at(4),
         );
         assert!(b.time.unwrap() < Duration::from_secs(6));
+    }
+
+    #[test]
+    fn moves_per_period_reads_the_moves_left_in_the_period() {
+        let mut c = clock("2 moves / 1 min");
+        c.play(Color::Black, at(20)).unwrap();
+        c.play(Color::White, at(21)).unwrap();
+        assert_eq!(
+            clock_reading(&c, Color::Black, at(31)),
+            ClockReading {
+                time_left: Duration::from_secs(30),
+                stones: 1
+            }
+        );
+    }
+
+    #[test]
+    fn fischer_counts_on_its_increment() {
+        // Read as absolute time, 60 s would give about 0.8 s on 9×9: the
+        // increment is part of the budget now.
+        let c = clock("1 min + 10s Fischer");
+        let reading = clock_reading(&c, Color::Black, at(0));
+        assert_eq!(
+            reading,
+            ClockReading {
+                time_left: Duration::from_secs(60),
+                stones: 0
+            }
+        );
+        let game = Game::new(BoardSize::NINE, Ruleset::CHINESE);
+        let b = budget(Level::FULL, &game, &c, Color::Black, at(0));
+        let from_clock = Budget::from_clock(c.control(), &reading, &game)
+            .time
+            .unwrap();
+        assert!(from_clock > Duration::from_secs(8), "{from_clock:?}");
+        assert_eq!(b.time, Some(Level::max_time(81)), "the level's cap holds");
+    }
+
+    #[test]
+    fn per_move_time_reads_the_time_left_for_this_move() {
+        let c = clock("30s per move");
+        assert_eq!(
+            clock_reading(&c, Color::Black, at(12)),
+            ClockReading {
+                time_left: Duration::from_secs(18),
+                stones: 1
+            }
+        );
+        // Most of those 18 s, not a share of them as in basic time.
+        let game = Game::new(BoardSize::NINETEEN, Ruleset::CHINESE);
+        let reading = clock_reading(&c, Color::Black, at(12));
+        let t = Budget::from_clock(c.control(), &reading, &game)
+            .time
+            .unwrap();
+        assert!(
+            t > Duration::from_secs(14) && t < Duration::from_secs(18),
+            "{t:?}"
+        );
     }
 }

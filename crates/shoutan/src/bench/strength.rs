@@ -126,7 +126,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         size,
         rules: args.rules,
         komi: Score::try_from_points(args.komi)?,
-        time: shoutan_engine::TimeControl::None,
+        time: shoutan_clock::TimeControl::None,
         lag: Duration::ZERO,
     };
     if let Some(dir) = &args.sgf_dir {
