@@ -71,6 +71,7 @@ pub mod rank_scale;
 mod result;
 mod ruleset;
 mod score;
+mod vertex;
 mod zobrist;
 
 pub use benson::{PassAlive, is_pass_alive, pass_alive};
@@ -95,4 +96,5 @@ pub use ruleset::{
     Ruleset, RulesetError, Suicide, Tie,
 };
 pub use score::{Score, ScoreError};
+pub use vertex::Vertex;
 pub use zobrist::situation;

@@ -4,6 +4,8 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::Vertex;
+
 /// The largest board Shoutan supports: 25×25 (GTP letters run out at 25).
 pub const MAX_SIZE: u8 = 25;
 /// The smallest board: 2×2.
@@ -133,7 +135,8 @@ pub enum PointError {
     },
 }
 
-const GTP_LETTERS: &[u8; 25] = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
+/// GTP's column letters: no I.
+pub(crate) const GTP_LETTERS: &[u8; 25] = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
 
 impl Point {
     /// The point at `col`, `row` (0-based, row 0 at the top).
@@ -171,43 +174,13 @@ impl Point {
     /// assert_eq!(p.to_sgf(), "pd");
     /// ```
     pub fn from_gtp(text: &str, size: BoardSize) -> Result<Point, PointError> {
-        let malformed = || PointError::Malformed {
-            text: text.to_owned(),
-            notation: "GTP",
-        };
-        let trimmed = text.trim();
-        let mut chars = trimmed.chars();
-        let letter = chars.next().ok_or_else(malformed)?.to_ascii_uppercase();
-        if letter == 'I' {
-            return Err(PointError::LetterI(text.to_owned()));
-        }
-        let col = GTP_LETTERS
-            .iter()
-            .position(|&l| char::from(l) == letter)
-            .ok_or_else(malformed)?;
-        let digits = chars.as_str();
-        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) || digits.len() > 2 {
-            return Err(malformed());
-        }
-        let number: usize = digits.parse().map_err(|_| malformed())?;
-        let n = usize::from(size.get());
-        if number == 0 || number > n || col >= n {
-            return Err(PointError::OffBoard {
-                text: text.to_owned(),
-                size,
-            });
-        }
-        Ok(Point::new(col as u8, (n - number) as u8))
+        text.parse::<Vertex>()?.on(size)
     }
 
     /// GTP notation for a board of `size`: `D4`.
     #[must_use]
     pub fn to_gtp(self, size: BoardSize) -> String {
-        format!(
-            "{}{}",
-            char::from(GTP_LETTERS[usize::from(self.col)]),
-            size.get() - self.row
-        )
+        Vertex::of(self, size).to_string()
     }
 
     /// Parses SGF notation (`dp`: column then row, `a` = first, lowercase up to 26).

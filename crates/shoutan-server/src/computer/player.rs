@@ -18,7 +18,7 @@ use std::sync::Arc;
 
 use shoutan_engine::{Decision, Engine, EngineConfig, Level, Mode, StopHandle};
 use shoutan_nn::Network;
-use shoutan_rules::{Color, Game, Phase, PointSet, fixed_handicap};
+use shoutan_rules::{Color, Game, Phase, PointSet, Vertex, fixed_handicap};
 use shoutan_store::UserId;
 use tokio::sync::Semaphore;
 use tokio::sync::broadcast::error::RecvError;
@@ -191,7 +191,7 @@ impl ComputerPlayer {
         let size = game.size();
         let points = fixed_handicap(size, u32::from(game.handicap())).ok()?;
         Some(ClientMessage::PlaceHandicap {
-            points: points.iter().map(|p| p.to_gtp(size)).collect(),
+            points: points.iter().map(|&p| Vertex::of(p, size)).collect(),
         })
     }
 
@@ -245,7 +245,7 @@ impl ComputerPlayer {
             .await?;
         match decision {
             Ok((Decision::Play(p), size)) => Some(ClientMessage::Move {
-                point: p.to_gtp(size),
+                point: Vertex::of(p, size),
             }),
             Ok((Decision::Pass, _)) => Some(ClientMessage::Pass),
             Ok((Decision::Resign, _)) => Some(ClientMessage::Resign),
@@ -280,7 +280,7 @@ impl ComputerPlayer {
         if self.counting.toggles_left > 0 {
             self.counting.toggles_left -= 1;
             return Some(ClientMessage::Toggle {
-                point: first.to_gtp(game.size()),
+                point: Vertex::of(first, game.size()),
             });
         }
         // The opponent marks against the computer's view: play it out, once

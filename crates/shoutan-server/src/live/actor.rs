@@ -14,7 +14,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use shoutan_clock::{ClockError, Flag, Instant, Millis, Status};
-use shoutan_rules::{Color, Phase, PointSet};
+use shoutan_rules::{Color, Phase, PointSet, Vertex};
 use shoutan_store::{GameId, StoreError, StoredEvent, UserId};
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
@@ -386,7 +386,7 @@ impl Actor {
         }
         let size = self.replica.state.game.size();
         let event = GameEvent::Counting {
-            dead: dead.iter().map(|p| p.to_gtp(size)).collect(),
+            dead: dead.iter().map(|p| Vertex::of(p, size)).collect(),
         };
         if let Err(e) = self.commit(time::now(), event, None).await {
             self.log_failure(&e);

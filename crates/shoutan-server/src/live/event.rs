@@ -1,10 +1,11 @@
 //! The events of a game's log, as stored: everything that changed the game,
 //! its clock, its counting marks or its chat, in order. Replaying them
 //! through [`super::state::LiveState::apply`] rebuilds the game exactly.
-//! Points are in GTP notation (`D4`); instants are the stored rows'.
+//! Points are [`Vertex`]es, stored in GTP notation (`D4`); instants are
+//! the stored rows'.
 
 use serde::{Deserialize, Serialize};
-use shoutan_rules::{Color, GameResult};
+use shoutan_rules::{Color, GameResult, Vertex};
 use shoutan_store::UserId;
 
 /// One event of the log.
@@ -17,8 +18,8 @@ pub enum GameEvent {
     Move {
         /// The mover.
         color: Color,
-        /// Where, in GTP notation.
-        point: String,
+        /// Where.
+        point: Vertex,
         /// Lag compensation asked for (the clock bounds it).
         lag_ms: u64,
     },
@@ -31,8 +32,8 @@ pub enum GameEvent {
     },
     /// Black places a free handicap.
     PlaceHandicap {
-        /// The stones, in GTP notation.
-        points: Vec<String>,
+        /// The stones.
+        points: Vec<Vertex>,
         /// Lag compensation asked for.
         lag_ms: u64,
     },
@@ -91,14 +92,14 @@ pub enum GameEvent {
     /// Counting opens with the server's proposal of dead stones.
     Counting {
         /// The stones proposed dead.
-        dead: Vec<String>,
+        dead: Vec<Vertex>,
     },
     /// A player marks a group dead, or alive again (Art. 8).
     Toggle {
         /// Who.
         color: Color,
         /// A stone of the group.
-        point: String,
+        point: Vertex,
     },
     /// A player accepts the marking; both → the result.
     Accept {
@@ -220,7 +221,7 @@ mod tests {
         let record = Record {
             event: GameEvent::Move {
                 color: Color::Black,
-                point: "D4".into(),
+                point: "D4".parse().unwrap(),
                 lag_ms: 40,
             },
             cmd: Some(CommandRef { user: 3, id: 17 }),
@@ -233,5 +234,51 @@ mod tests {
         assert_eq!(serde_json::from_str::<Record>(&json).unwrap(), record);
         let bare: Record = serde_json::from_str(r#"{"type":"start"}"#).unwrap();
         assert_eq!((bare.event, bare.cmd), (GameEvent::Start, None));
+    }
+
+    /// Logs written while points were plain strings read as typed points,
+    /// and are written back byte for byte: no stored log needs migrating.
+    #[test]
+    fn logs_written_with_string_points_read_as_typed_points() {
+        let stored = [
+            r#"{"type":"place_handicap","points":["D4","Q16"],"lag_ms":0}"#,
+            r#"{"type":"move","color":"white","point":"q3","lag_ms":12,"cmd":{"user":4,"id":2}}"#,
+            r#"{"type":"counting","dead":["C3","T19"]}"#,
+            r#"{"type":"toggle","color":"black","point":"J10"}"#,
+        ];
+        let records: Vec<Record> = stored
+            .iter()
+            .map(|json| serde_json::from_str(json).unwrap())
+            .collect();
+        let v = |text: &str| text.parse::<Vertex>().unwrap();
+        assert_eq!(
+            records[0].event,
+            GameEvent::PlaceHandicap {
+                points: vec![v("D4"), v("Q16")],
+                lag_ms: 0
+            }
+        );
+        assert_eq!(
+            records[1].event,
+            GameEvent::Move {
+                color: Color::White,
+                point: v("Q3"),
+                lag_ms: 12
+            }
+        );
+        for (json, record) in stored.iter().zip(&records) {
+            // Only the letter's case is normalised.
+            assert_eq!(
+                serde_json::to_string(record).unwrap(),
+                json.replace("q3", "Q3")
+            );
+        }
+        // A point no GTP board has is a corrupt log, not a point.
+        assert!(
+            serde_json::from_str::<Record>(
+                r#"{"type":"move","color":"black","point":"I5","lag_ms":0}"#
+            )
+            .is_err()
+        );
     }
 }

@@ -7,7 +7,7 @@
 use axum::extract::ws::Utf8Bytes;
 use serde::{Serialize, Serializer};
 use shoutan_clock::{Announcement, Call, Instant};
-use shoutan_rules::Color;
+use shoutan_rules::{Color, Vertex};
 
 use super::event::{ChatChannel, GameEvent};
 use super::presence::PresenceFrame;
@@ -42,10 +42,10 @@ pub enum ServerFrame<'a> {
         event: Shown<'a>,
         /// The stones a move took.
         #[serde(skip_serializing_if = "Vec::is_empty")]
-        captured: Vec<String>,
+        captured: Vec<Vertex>,
         /// The stones a counting mark toggled.
         #[serde(skip_serializing_if = "Vec::is_empty")]
-        toggled: Vec<String>,
+        toggled: Vec<Vertex>,
         /// The state after the event.
         state: StateView,
         /// Both clocks.
@@ -296,7 +296,7 @@ mod tests {
                 v: 1,
                 at: 0,
                 event: Shown::Event(&event),
-                captured: vec!["B5".into()],
+                captured: vec!["B5".parse().unwrap()],
                 toggled: vec![],
                 state: state.state_view(),
                 clock: state.clock_view(at),

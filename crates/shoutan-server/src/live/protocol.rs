@@ -6,7 +6,7 @@ use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};
 use shoutan_clock::ClockError;
-use shoutan_rules::GameError;
+use shoutan_rules::{GameError, Vertex};
 
 use crate::error::ErrorCode;
 
@@ -18,15 +18,15 @@ use super::state::Refusal;
 pub enum ClientMessage {
     /// Play a stone.
     Move {
-        /// Where, in GTP notation (`D4`).
-        point: String,
+        /// Where (`D4`).
+        point: Vertex,
     },
     /// Pass.
     Pass,
     /// Place a free handicap (black, in setup).
     PlaceHandicap {
-        /// The stones, in GTP notation.
-        points: Vec<String>,
+        /// The stones.
+        points: Vec<Vertex>,
     },
     /// Resign.
     Resign,
@@ -54,7 +54,7 @@ pub enum ClientMessage {
     /// Mark a group dead, or alive again, in counting.
     Toggle {
         /// A stone of the group.
-        point: String,
+        point: Vertex,
     },
     /// Accept the marking.
     Accept,
@@ -256,6 +256,7 @@ pub fn parse(text: &str) -> Result<Envelope, ErrorFrame> {
             format!("unknown message type {kind:?}"),
         ));
     }
+    check_points(&object, id)?;
     let message: ClientMessage = serde_json::from_value(serde_json::Value::Object(object))
         .map_err(|e| ErrorFrame::new(id, ErrorCode::Malformed, format!("{kind}: {e}")))?;
     if message.is_command() && id.is_none() {
@@ -272,6 +273,30 @@ pub fn parse(text: &str) -> Result<Envelope, ErrorFrame> {
     })
 }
 
+/// A point that GTP cannot read is `bad_point`, as one off the board is,
+/// not `malformed`: the message is well formed, its point is not.
+fn check_points(
+    object: &serde_json::Map<String, serde_json::Value>,
+    id: Option<u64>,
+) -> Result<(), ErrorFrame> {
+    let listed = object
+        .get("points")
+        .and_then(serde_json::Value::as_array)
+        .into_iter()
+        .flatten();
+    for text in object
+        .get("point")
+        .into_iter()
+        .chain(listed)
+        .filter_map(serde_json::Value::as_str)
+    {
+        if let Err(e) = text.parse::<Vertex>() {
+            return Err(ErrorFrame::new(id, ErrorCode::BadPoint, e.to_string()));
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -283,7 +308,9 @@ mod tests {
             Envelope {
                 id: Some(3),
                 version: Some(12),
-                message: ClientMessage::Move { point: "D4".into() }
+                message: ClientMessage::Move {
+                    point: "D4".parse().unwrap()
+                }
             }
         );
         assert_eq!(
@@ -306,6 +333,18 @@ mod tests {
         assert_eq!(code(r#"{"id":1}"#), ErrorCode::Malformed);
         assert_eq!(code(r#"{"type":"castle","id":1}"#), ErrorCode::UnknownType);
         assert_eq!(code(r#"{"type":"move","id":1}"#), ErrorCode::Malformed);
+        // A point GTP cannot read is a bad point; one of no type, malformed.
+        for bad in [
+            r#"{"type":"move","id":1,"point":"I5"}"#,
+            r#"{"type":"toggle","id":1,"point":"D"}"#,
+            r#"{"type":"place_handicap","id":1,"points":["D4","44"]}"#,
+        ] {
+            assert_eq!(code(bad), ErrorCode::BadPoint, "{bad}");
+        }
+        assert_eq!(
+            code(r#"{"type":"move","id":1,"point":4}"#),
+            ErrorCode::Malformed
+        );
         assert_eq!(
             code(r#"{"type":"move","id":1,"point":"D4","color":"white"}"#),
             ErrorCode::Malformed

@@ -8,7 +8,9 @@ use std::collections::HashMap;
 use shoutan_clock::{
     Arrival, Clock, ClockError, ClockOptions, Flag, Instant, LateArrival, Millis, Status,
 };
-use shoutan_rules::{ByColor, Color, Game, GameError, GameResult, Move, Phase, Point, PointSet};
+use shoutan_rules::{
+    ByColor, Color, Game, GameError, GameResult, Move, Phase, Point, PointSet, Vertex,
+};
 use shoutan_store::UserId;
 
 use super::event::{ChatChannel, CommandRef, GameEvent};
@@ -52,8 +54,8 @@ pub enum Refusal {
     #[error(transparent)]
     Clock(#[from] ClockError),
     /// A point that is no point of this board.
-    #[error("{0:?} is not a point of this board")]
-    BadPoint(String),
+    #[error("{0} is not a point of this board")]
+    BadPoint(Vertex),
     /// An answer to a request nobody made (or one's own).
     #[error("there is no {0} request from your opponent to answer")]
     NoRequest(&'static str),
@@ -151,9 +153,11 @@ impl LiveState {
             .all(|&c| turns.iter().any(|t| t.color == c))
     }
 
-    /// The point `text` names on this board.
-    pub fn point(&self, text: &str) -> Result<Point, Refusal> {
-        Point::from_gtp(text, self.game.size()).map_err(|_| Refusal::BadPoint(text.to_owned()))
+    /// The point `vertex` names on this board.
+    pub fn point(&self, vertex: Vertex) -> Result<Point, Refusal> {
+        vertex
+            .on(self.game.size())
+            .map_err(|_| Refusal::BadPoint(vertex))
     }
 
     /// How many turns a takeback by `color` would take back: his last turn
@@ -210,7 +214,7 @@ impl LiveState {
                 point,
                 lag_ms,
             } => {
-                let p = self.point(point)?;
+                let p = self.point(*point)?;
                 self.game.check(*color, p)?;
                 self.clock
                     .play_with_lag(*color, at, Millis::from_millis(*lag_ms))?;
@@ -228,7 +232,7 @@ impl LiveState {
             GameEvent::PlaceHandicap { points, lag_ms } => {
                 let points = points
                     .iter()
-                    .map(|p| self.point(p))
+                    .map(|&p| self.point(p))
                     .collect::<Result<Vec<_>, _>>()?;
                 let mut game = self.game.clone();
                 game.place_handicap(&points)?;
@@ -313,12 +317,12 @@ impl LiveState {
             GameEvent::Counting { dead } => {
                 let mut set = PointSet::new(self.game.size());
                 for p in dead {
-                    set.insert(self.point(p)?);
+                    set.insert(self.point(*p)?);
                 }
                 self.game.set_dead(set)?;
             }
             GameEvent::Toggle { point, .. } => {
-                let p = self.point(point)?;
+                let p = self.point(*point)?;
                 effects.toggled = self.game.toggle_dead(p)?;
             }
             GameEvent::Accept { color } => {

@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 use shoutan_clock::{Arrival, Instant, Reading, Status};
-use shoutan_rules::{ByColor, Color, GameResult, Handicap, Phase, Point, Ruleset};
+use shoutan_rules::{ByColor, Color, GameResult, Handicap, Phase, Point, Ruleset, Vertex};
 use shoutan_store::UserId;
 
 use super::event::ChatChannel;
@@ -51,7 +51,7 @@ pub struct ClockView {
 #[derive(Clone, Debug, Serialize)]
 pub struct CountingView {
     /// Stones marked dead.
-    pub dead: Vec<String>,
+    pub dead: Vec<Vertex>,
     /// Who has accepted the marking.
     pub accepted: ByColor<bool>,
     /// The result the marking gives.
@@ -81,7 +81,7 @@ pub struct StateView {
     /// count: with the board, they give back its territory and count after
     /// any reload or restart.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub agreed_dead: Option<Vec<String>>,
+    pub agreed_dead: Option<Vec<Vertex>>,
     /// An arbiter's warnings to each player (Art. 24: each −1 子 at
     /// counting, the second loses).
     pub warnings: ByColor<u8>,
@@ -98,12 +98,12 @@ pub struct StateView {
     pub late: Option<ByColor<Option<Arrival>>>,
 }
 
-/// Points in GTP notation.
+/// Points by their GTP names.
 pub(super) fn points(
     size: shoutan_rules::BoardSize,
     ps: impl IntoIterator<Item = Point>,
-) -> Vec<String> {
-    ps.into_iter().map(|p| p.to_gtp(size)).collect()
+) -> Vec<Vertex> {
+    ps.into_iter().map(|p| Vertex::of(p, size)).collect()
 }
 
 impl LiveState {
