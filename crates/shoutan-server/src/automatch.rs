@@ -17,8 +17,7 @@ use shoutan_store::{NewGame, NewSeek, Pairing, Seek, SeekOutcome, StoreError, Us
 
 use crate::AppState;
 use crate::error::{ApiError, ErrorCode};
-use crate::lobby::LiveGameView;
-use crate::routes::challenges::{check_live_games, seat};
+use crate::lobby::{LiveGameView, check_live_games};
 use crate::settings::{
     ChallengeRequest, ChallengeSettings, ColourRequest, GameSettings, HandicapRequest, Seat,
 };
@@ -128,7 +127,7 @@ pub async fn seek(app: &AppState, user: &User, request: SeekRequest) -> Result<S
             "the weakest rank accepted is above the strongest",
         ));
     }
-    let me = seat(user);
+    let me = Seat::of(user);
     let stored = StoredSeek {
         settings: settings.clone(),
         seat: me.clone(),

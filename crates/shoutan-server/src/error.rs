@@ -7,7 +7,6 @@ use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use shoutan_store::StoreError;
 
-use crate::accounts::password::HashError;
 pub use crate::error_code::ErrorCode;
 
 /// An answer of 4xx or 5xx.
@@ -125,22 +124,6 @@ impl From<crate::blocking::Busy> for ApiError {
                 ErrorCode::Busy,
                 busy.to_string(),
             )
-        }
-    }
-}
-
-impl From<HashError> for ApiError {
-    fn from(e: HashError) -> ApiError {
-        match e {
-            HashError::Busy => ApiError {
-                retry_after: Some(1),
-                ..ApiError::new(
-                    StatusCode::SERVICE_UNAVAILABLE,
-                    ErrorCode::Busy,
-                    e.to_string(),
-                )
-            },
-            HashError::Failed(_) => ApiError::internal(e),
         }
     }
 }

@@ -44,8 +44,10 @@ pub mod config;
 pub mod error;
 pub mod error_code;
 pub mod events;
+pub mod extract;
 pub mod health;
 pub mod judgement;
+pub mod listener;
 pub mod live;
 pub mod lobby;
 pub mod metrics;
@@ -55,6 +57,7 @@ pub mod priority;
 pub mod problems;
 pub mod rank_rule;
 pub mod rating;
+pub mod results;
 pub mod review;
 pub mod routes;
 pub mod settings;
@@ -72,11 +75,12 @@ use crate::accounts::password::Hasher;
 use crate::accounts::rate_limit::RateLimiter;
 use crate::cluster::Membership;
 use crate::computer::Computer;
-use crate::live::registry::{Shared, record_results};
+use crate::live::registry::Shared;
 use crate::lobby::{LiveGameView, Lobby};
+use crate::results::record_results;
 
 pub use config::ServerConfig;
-pub use net::listener::serve;
+pub use listener::serve;
 
 /// The application's state, shared by every request and connection.
 #[derive(Clone)]
@@ -166,14 +170,15 @@ pub async fn start(store: Arc<dyn Store>, config: ServerConfig) -> Result<AppSta
             format!("decoy-{}", fastrand::u64(..)),
         )
         .await?;
-    let (games, endings) = Shared::new(Arc::clone(&store), config.clone());
+    let (games, published) = Shared::new(Arc::clone(&store), config.clone());
     let lobby = Arc::new(Lobby::new(config.lobby_games));
     let workers = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
     let spectators = live::spectators::Spectators::new(workers / 2)?;
     let computer = Arc::new(Computer::open(&*store, workers, Arc::clone(&config.network)).await?);
     let membership = Membership::join(&store, &config.instance).await?;
-    games.attach(membership.clone(), Arc::clone(&computer));
+    tokio::spawn(Arc::clone(&computer).seat_players(published.opened));
     if let Some(membership) = &membership {
+        games.join_cluster(Arc::clone(membership));
         // Listening first: nothing told after the lobby is listed is missed.
         Arc::clone(membership)
             .run(Arc::clone(&games), Arc::clone(&lobby))
@@ -191,7 +196,7 @@ pub async fn start(store: Arc<dyn Store>, config: ServerConfig) -> Result<AppSta
     reviews.resume(&store).await?;
     let events =
         events::Events::load(Arc::clone(&store), Arc::clone(&games), Arc::clone(&lobby)).await?;
-    let endings = events::results::tap(endings, Arc::clone(&events));
+    let endings = events::results::tap(published.endings, Arc::clone(&events));
     tokio::spawn(record_results(
         Arc::clone(&store),
         Arc::clone(&lobby),

@@ -20,9 +20,9 @@ use crate::AppState;
 use crate::accounts::session::Visitor;
 use crate::automatch::{self, Seekers};
 use crate::error::{ApiError, ErrorCode};
+use crate::extract::Params;
 use crate::live::frame::written;
 use crate::live::view::ResultView;
-use crate::routes::extract::Params;
 use crate::settings::{
     ChallengeSettings, ColourRequest, GameSettings, HandicapRequest, Mode, Partners, Seat,
 };
@@ -494,6 +494,26 @@ impl Lobby {
             })
             .unwrap_or_default()
     }
+}
+
+/// Refuses when one of `players` has the most live games a player may have
+/// already. Before a start, call it holding [`crate::App::game_starts`],
+/// so that games started at the same moment are counted.
+pub(crate) fn check_live_games(app: &AppState, players: &[&User]) -> Result<(), ApiError> {
+    let max = app.config.max_live_games;
+    for player in players {
+        let playing = app.lobby.games_of(player.id).len();
+        if playing >= max {
+            return Err(ApiError::conflict(
+                ErrorCode::TooManyGames,
+                format!(
+                    "{} has {playing} live games, the most a player may have at once ({max})",
+                    player.name
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The open challenges `viewer` may see.

@@ -7,9 +7,10 @@ use shoutan_clock::{Clock, ClockOptions, LagPolicy, Millis, TimeControl, TimeOut
 use shoutan_rules::{
     BoardSize, Color, Game, Handicap, HandicapPlacement, Nigiri, Rank, Ruleset, Score,
 };
-use shoutan_store::UserId;
+use shoutan_store::{User, UserId};
 
 use crate::error::{ApiError, ErrorCode};
+use crate::rank_rule::shown_rank;
 
 /// How the handicap is chosen.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -403,6 +404,18 @@ pub struct Seat {
     pub name: String,
     /// The rank shown for the game (the rating's rank).
     pub rank: Rank,
+}
+
+impl Seat {
+    /// `user`'s seat in a game starting now, with the rank he is shown at.
+    #[must_use]
+    pub fn of(user: &User) -> Seat {
+        Seat {
+            id: user.id,
+            name: user.name.clone(),
+            rank: shown_rank(user),
+        }
+    }
 }
 
 /// A game's settings, fixed when the challenge is accepted.

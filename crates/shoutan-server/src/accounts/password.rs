@@ -16,9 +16,11 @@ use std::time::Duration;
 
 use argon2::password_hash::{Output, ParamsString, PasswordHash, SaltString};
 use argon2::{Algorithm, Argon2, Block, Params, Version};
+use axum::http::StatusCode;
 
 use super::hash_queue::{FairQueue, Full};
 use crate::blocking::BlockingPool;
+use crate::error::{ApiError, ErrorCode};
 use crate::net::connections::AddressKey;
 
 /// The argon2id cost.
@@ -102,6 +104,23 @@ pub enum HashError {
     /// Bad parameters or no randomness: a configuration or system error.
     #[error("password hashing failed: {0}")]
     Failed(String),
+}
+
+/// A busy pool is 503 with `Retry-After`; a failure, 500.
+impl From<HashError> for ApiError {
+    fn from(e: HashError) -> ApiError {
+        match e {
+            HashError::Busy => ApiError {
+                retry_after: Some(1),
+                ..ApiError::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    ErrorCode::Busy,
+                    e.to_string(),
+                )
+            },
+            HashError::Failed(_) => ApiError::internal(e),
+        }
+    }
 }
 
 fn failed(e: impl std::fmt::Display) -> HashError {

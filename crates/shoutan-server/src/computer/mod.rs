@@ -17,9 +17,10 @@ use shoutan_engine::Level;
 use shoutan_nn::Network;
 use shoutan_rules::Color;
 use shoutan_store::{NewUser, Store, StoreError, User, UserId, name_key, name_skeleton};
-use tokio::sync::Semaphore;
+use tokio::sync::{Semaphore, mpsc};
 
 use crate::live::handle::GameHandle;
+use crate::live::registry::Opened;
 use crate::rating::newcomer;
 use crate::settings::GameSettings;
 use crate::time;
@@ -116,9 +117,17 @@ impl Computer {
         self.levels.get(&user).copied()
     }
 
+    /// Takes the computer's seats of every live game opened here, as the
+    /// games publish them.
+    pub async fn seat_players(self: Arc<Self>, mut opened: mpsc::UnboundedReceiver<Opened>) {
+        while let Some(game) = opened.recv().await {
+            self.take_seats(&game.handle, &game.settings);
+        }
+    }
+
     /// Starts the computer's play in a game that has a computer seat (a new
     /// one, or one restored after a restart); nothing otherwise.
-    pub fn take_seats(&self, handle: &GameHandle, settings: &GameSettings) {
+    fn take_seats(&self, handle: &GameHandle, settings: &GameSettings) {
         for color in Color::ALL {
             let seat = settings.seat(color);
             if let Some(level) = self.level_of(seat.id) {

@@ -24,7 +24,7 @@ use super::{exports, views};
 use crate::AppState;
 use crate::accounts::session::{LoggedIn, Visitor};
 use crate::error::{ApiError, ErrorCode};
-use crate::routes::extract::Body;
+use crate::extract::Body;
 use crate::text::clean_line;
 use crate::time;
 

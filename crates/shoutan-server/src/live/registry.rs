@@ -1,6 +1,6 @@
 //! The games in memory: starting new ones, rebuilding live ones after a
-//! restart, loading finished ones on demand, and recording results and
-//! ratings when games end.
+//! restart, loading finished ones on demand; it publishes the games that
+//! open and end ([`Published`]) to those that act on them.
 //!
 //! # Downtime policy
 //! While the server is down nobody can move, so the time is not charged:
@@ -38,11 +38,7 @@ use super::replica::{Recent, event_frame};
 use super::state::{Effects, LiveState};
 use super::view::ResultView;
 use crate::cluster::Membership;
-use crate::computer::Computer;
 use crate::config::ServerConfig;
-use crate::lobby::Lobby;
-use crate::rank_rule::next_standing;
-use crate::rating::{after_game, rank_of};
 use crate::settings::GameSettings;
 use crate::time;
 use shoutan_store::cluster::Claim;
@@ -60,6 +56,25 @@ pub struct Ending {
     pub cancelled: bool,
     /// When (ms).
     pub ended_at: i64,
+}
+
+/// A live game opened on this instance (created, rebuilt after a restart,
+/// or taken over), for whoever plays its seats: the computer players
+/// subscribe (`Computer::seat_players`). Sent on a channel made with the
+/// registry, so a game opened before the subscriber starts is not missed.
+pub struct Opened {
+    /// The game.
+    pub handle: GameHandle,
+    /// Its players.
+    pub settings: GameSettings,
+}
+
+/// What the registry publishes: the games that end and the games that open.
+pub struct Published {
+    /// Endings, for the results task.
+    pub endings: mpsc::UnboundedReceiver<Ending>,
+    /// Live games opened here.
+    pub opened: mpsc::UnboundedReceiver<Opened>,
 }
 
 /// Games rebuilt at once after a restart.
@@ -80,7 +95,7 @@ pub struct Shared {
     games: Mutex<HashMap<GameId, Slot>>,
     endings: mpsc::UnboundedSender<Ending>,
     membership: OnceLock<Arc<Membership>>,
-    computer: OnceLock<Arc<Computer>>,
+    opened: mpsc::UnboundedSender<Opened>,
 }
 
 /// How a game comes to be served here.
@@ -172,11 +187,9 @@ pub async fn load(store: &dyn Store, id: GameId) -> Result<Option<Loaded>, LoadE
 impl Shared {
     /// The shared part of the server's games, and the receiver of endings
     /// for [`record_results`].
-    pub fn new(
-        store: Arc<dyn Store>,
-        config: ServerConfig,
-    ) -> (Arc<Shared>, mpsc::UnboundedReceiver<Ending>) {
-        let (endings, rx) = mpsc::unbounded_channel();
+    pub fn new(store: Arc<dyn Store>, config: ServerConfig) -> (Arc<Shared>, Published) {
+        let (endings, ended) = mpsc::unbounded_channel();
+        let (opened, opening) = mpsc::unbounded_channel();
         (
             Arc::new(Shared {
                 store,
@@ -185,9 +198,12 @@ impl Shared {
                 games: Mutex::new(HashMap::new()),
                 endings,
                 membership: OnceLock::new(),
-                computer: OnceLock::new(),
+                opened,
             }),
-            rx,
+            Published {
+                endings: ended,
+                opened: opening,
+            },
         )
     }
 
@@ -357,8 +373,12 @@ impl Shared {
         }
         let settings = actor.state().settings.clone();
         let handle = actor.spawn();
-        if live && let Some(computer) = self.computer.get() {
-            computer.take_seats(&handle, &settings);
+        if live {
+            // The subscribers live as long as the server.
+            let _ = self.opened.send(Opened {
+                handle: handle.clone(),
+                settings,
+            });
         }
         Ok(handle)
     }
@@ -440,13 +460,10 @@ impl Shared {
         self.membership.get().cloned()
     }
 
-    /// Joins the games to the cluster `membership` (before any game is
-    /// served) and to the computer players who take their seats.
-    pub fn attach(&self, membership: Option<Arc<Membership>>, computer: Arc<Computer>) {
-        if let Some(membership) = membership {
-            let _ = self.membership.set(membership);
-        }
-        let _ = self.computer.set(computer);
+    /// Joins the games to the cluster `membership`, before any game is
+    /// served.
+    pub fn join_cluster(&self, membership: Arc<Membership>) {
+        let _ = self.membership.set(membership);
     }
 
     /// Writes down that the server is alive, every `config.heartbeat`.
@@ -475,95 +492,4 @@ fn actor_clock_runs(actor: &Actor) -> bool {
                 state.clock.status(),
                 shoutan_clock::Status::AwaitingPlayers { .. }
             ))
-}
-
-/// Records each ending: the game's status and result and, for a rated
-/// game, both players' new ratings, in one write; then tells the lobby.
-/// One task, so that two games ending at once for one player both count.
-pub async fn record_results(
-    store: Arc<dyn Store>,
-    lobby: Arc<Lobby>,
-    mut endings: mpsc::UnboundedReceiver<Ending>,
-) {
-    while let Some(ending) = endings.recv().await {
-        let game = ending.game;
-        match record(&*store, &ending).await {
-            Ok(()) => lobby.game_ended(
-                game,
-                ending
-                    .result
-                    .filter(|_| !ending.cancelled)
-                    .map(ResultView::from),
-            ),
-            Err(e) => tracing::error!(game, "result not recorded: {e}"),
-        }
-    }
-}
-
-async fn record(store: &dyn Store, ending: &Ending) -> Result<(), StoreError> {
-    let s = &ending.settings;
-    let ratings = match ending.result {
-        Some(result) if s.rated && !ending.cancelled => {
-            let black = store.user(s.black.id).await?;
-            let white = store.user(s.white.id).await?;
-            black.zip(white).and_then(|(black, white)| {
-                let (b, w) = after_game(
-                    black.rating,
-                    white.rating,
-                    s.size,
-                    s.rating_handicap,
-                    result,
-                )?;
-                let change = |before: shoutan_store::Rating, after: shoutan_store::Rating| {
-                    serde_json::json!({
-                        "before": (before.rating * 10.0).round() / 10.0,
-                        "after": (after.rating * 10.0).round() / 10.0,
-                        "change": ((after.rating - before.rating) * 10.0).round() / 10.0,
-                    })
-                };
-                let black_standing = next_standing(black.standing, b);
-                let white_standing = next_standing(white.standing, w);
-                let shown = |standing: Option<shoutan_store::RankStanding>,
-                             r: shoutan_store::Rating| {
-                    standing
-                        .map_or_else(|| rank_of(r.rating), |s| s.shown)
-                        .to_string()
-                };
-                let mut summary = serde_json::json!({
-                    "black": change(black.rating, b),
-                    "white": change(white.rating, w),
-                });
-                summary["black"]["rank"] = shown(black_standing, b).into();
-                summary["black"]["provisional"] = black_standing.is_none().into();
-                summary["white"]["rank"] = shown(white_standing, w).into();
-                summary["white"]["provisional"] = white_standing.is_none().into();
-                Some(RatingUpdate {
-                    black: b,
-                    white: w,
-                    black_standing,
-                    white_standing,
-                    summary: summary.to_string(),
-                })
-            })
-        }
-        _ => None,
-    };
-    store
-        .finish_game(GameEnd {
-            game: ending.game,
-            status: if ending.cancelled {
-                GameStatus::Cancelled
-            } else {
-                GameStatus::Finished
-            },
-            result: ending
-                .result
-                .filter(|_| !ending.cancelled)
-                .map(|r| r.international()),
-            winner: ending.result.and_then(|r| r.winner()),
-            ended_at: ending.ended_at,
-            ratings,
-        })
-        .await?;
-    Ok(())
 }

@@ -1,12 +1,12 @@
-//! The edge between the network and the application: the accept loop with
-//! its per-address connection cap and header deadline ([`listener`]), the
-//! client's address behind trusted proxies ([`client`]), the public
-//! origins ([`origins`]), the security headers ([`headers`]), and the
-//! process's file limit ([`file_limit`]).
+//! The edge between the network and the application, below the routes:
+//! the per-address connection cap ([`connections`]), the client's address
+//! behind trusted proxies ([`client`]), the public origins ([`origins`]),
+//! the security headers ([`headers`]), and the process's file limit
+//! ([`file_limit`]). The accept loop that uses them to serve the routes is
+//! [`crate::listener`].
 
 pub mod client;
 pub mod connections;
 pub mod file_limit;
 pub mod headers;
-pub mod listener;
 pub mod origins;

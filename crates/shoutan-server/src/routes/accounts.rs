@@ -11,10 +11,10 @@ use shoutan_rules::Rank;
 use shoutan_store::{NewUser, Session, User, name_key};
 use unicode_normalization::UnicodeNormalization;
 
-use super::extract::Body;
 use crate::AppState;
 use crate::accounts::session::{self, LoggedIn};
 use crate::error::{ApiError, ErrorCode};
+use crate::extract::Body;
 use crate::net::client::ClientAddress;
 use crate::net::connections::AddressKey;
 use crate::rank_rule::RatingView;

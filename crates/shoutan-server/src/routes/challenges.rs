@@ -11,11 +11,13 @@ use shoutan_store::{
     Challenge, ChallengeId, Joined, NewChallenge, NewGame, Starting, StoreError, User,
 };
 
-use super::extract::{Body, Id};
 use crate::AppState;
 use crate::accounts::session::{LoggedIn, Visitor};
 use crate::error::{ApiError, ErrorCode};
-use crate::lobby::{ChallengeView, LiveGameView, StoredChallenge, visible_challenges};
+use crate::extract::{Body, Id};
+use crate::lobby::{
+    ChallengeView, LiveGameView, StoredChallenge, check_live_games, visible_challenges,
+};
 use crate::rank_rule::shown_rank;
 use crate::settings::{ChallengeRequest, ChallengeSettings, GameSettings, Mode, Seat};
 use crate::time;
@@ -29,35 +31,6 @@ pub async fn list(
     Visitor(user): Visitor,
 ) -> Result<Json<Vec<ChallengeView>>, ApiError> {
     Ok(Json(visible_challenges(&app, user.map(|u| u.id)).await?))
-}
-
-/// Refuses when one of `players` has the most live games a player may have
-/// already. Before a start, call it holding [`crate::App::game_starts`],
-/// so that games started at the same moment are counted.
-pub(crate) fn check_live_games(app: &AppState, players: &[&User]) -> Result<(), ApiError> {
-    let max = app.config.max_live_games;
-    for player in players {
-        let playing = app.lobby.games_of(player.id).len();
-        if playing >= max {
-            return Err(ApiError::conflict(
-                ErrorCode::TooManyGames,
-                format!(
-                    "{} has {playing} live games, the most a player may have at once ({max})",
-                    player.name
-                ),
-            ));
-        }
-    }
-    Ok(())
-}
-
-/// A user's seat in a game starting now.
-pub(crate) fn seat(user: &User) -> Seat {
-    Seat {
-        id: user.id,
-        name: user.name.clone(),
-        rank: shown_rank(user),
-    }
 }
 
 /// Makes a challenge.
@@ -186,8 +159,8 @@ pub async fn accept(
     }
     let settings = GameSettings::resolve(
         &stored.settings,
-        seat(&challenger),
-        seat(&user),
+        Seat::of(&challenger),
+        Seat::of(&user),
         &mut fastrand::Rng::new(),
     )?;
     let starting = app.game_starts.lock().await;
@@ -239,10 +212,10 @@ async fn join(
     view: &ChallengeView,
     settings: ChallengeSettings,
 ) -> Result<Response, ApiError> {
-    let host = seat(challenger);
+    let host = Seat::of(challenger);
     let simul = view.id;
     let start: Starting = Box::new(move |c: &Challenge| start_games(&settings, host, c, simul));
-    let me = serde_json::to_string(&seat(user)).map_err(ApiError::internal)?;
+    let me = serde_json::to_string(&Seat::of(user)).map_err(ApiError::internal)?;
     let starting = app.game_starts.lock().await;
     check_live_games(app, &[user])?;
     let joined = app

@@ -9,14 +9,15 @@ use shoutan_engine::{Level, MeasuredRank};
 use shoutan_store::NewChallenge;
 
 use super::accounts::PlayerView;
-use super::challenges::{begin, check_live_games, seat};
-use super::extract::Body;
+use super::challenges::begin;
 use crate::AppState;
 use crate::accounts::session::LoggedIn;
 use crate::error::{ApiError, ErrorCode};
+use crate::extract::Body;
 use crate::lobby::StoredChallenge;
+use crate::lobby::check_live_games;
 use crate::rank_rule::shown_rank;
-use crate::settings::{ChallengeRequest, GameSettings};
+use crate::settings::{ChallengeRequest, GameSettings, Seat};
 use crate::time;
 
 /// Live games against the computer a player may have at once.
@@ -146,8 +147,8 @@ pub async fn create(
         .await?;
     let game = GameSettings::resolve(
         &stored.settings,
-        seat(&user),
-        seat(&computer),
+        Seat::of(&user),
+        Seat::of(&computer),
         &mut fastrand::Rng::new(),
     );
     let game = match game {

@@ -9,10 +9,10 @@ use serde::{Deserialize, Serialize};
 use shoutan_rules::Ruleset;
 use shoutan_sgf::{GameInfo, record};
 
-use super::extract::{Id, Params};
 use crate::AppState;
 use crate::accounts::session::Visitor;
 use crate::error::{ApiError, ErrorCode};
+use crate::extract::{Id, Params};
 use crate::live::event::{ChatChannel, GameEvent, Record};
 use crate::live::registry::load;
 use crate::live::state::LiveState;

@@ -7,10 +7,10 @@ use axum::extract::State;
 use serde::Deserialize;
 use shoutan_rules::{Board, BoardSize, Color, Game, Move, Point};
 
-use super::extract::{Body, Id};
 use crate::AppState;
 use crate::accounts::session::Visitor;
 use crate::error::{ApiError, ErrorCode};
+use crate::extract::{Body, Id};
 use crate::judgement::{Judgement, color_named, komi_from};
 use crate::live::registry::load;
 

@@ -13,10 +13,10 @@ use serde::{Deserialize, Serialize};
 use shoutan_store::{ArchiveQuery, Relation, User};
 
 use super::accounts::check_password;
-use super::extract::Body;
 use crate::AppState;
 use crate::accounts::session::{self, LoggedIn};
 use crate::error::{ApiError, ErrorCode};
+use crate::extract::Body;
 use crate::net::client::ClientAddress;
 use crate::net::connections::AddressKey;
 use crate::time;

@@ -4,7 +4,6 @@
 mod accounts;
 pub(crate) mod challenges;
 mod computer;
-pub(crate) mod extract;
 mod games;
 mod judgement;
 mod me;

@@ -13,10 +13,10 @@ use serde::{Deserialize, Serialize};
 use shoutan_store::moderation::ReportId;
 use shoutan_store::{ActionKind, ActionRow, GameId, NewReport, ReportRow, Store, User};
 
-use super::extract::{Body, Id, Params};
 use crate::AppState;
 use crate::accounts::session::LoggedIn;
 use crate::error::{ApiError, ErrorCode};
+use crate::extract::{Body, Id, Params};
 use crate::live::event::{ChatChannel, GameEvent, Record};
 use crate::moderation::{self, Actor, Order, must_moderate};
 use crate::time;

@@ -6,9 +6,9 @@ use serde::{Deserialize, Serialize};
 use shoutan_store::{ArchiveQuery, GameRow, Outcome, User};
 
 use super::accounts::PlayerView;
-use super::extract::Params;
 use crate::AppState;
 use crate::error::{ApiError, ErrorCode};
+use crate::extract::Params;
 use crate::lobby::LiveGameView;
 
 /// `GET /api/players?q=`.

@@ -14,11 +14,11 @@ use shoutan_solver::Goal;
 use shoutan_store::{ProblemRating, Rating, User};
 
 use super::accounts::limited;
-use super::extract::Body;
 use super::judgement::point;
 use crate::AppState;
 use crate::accounts::session::Visitor;
 use crate::error::{ApiError, ErrorCode};
+use crate::extract::Body;
 use crate::net::client::ClientAddress;
 use crate::net::connections::AddressKey;
 use crate::problems::{problem_start, record_try};

@@ -8,10 +8,10 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 
-use super::extract::{Body, Id, Params};
 use crate::AppState;
 use crate::accounts::session::LoggedIn;
 use crate::error::{ApiError, ErrorCode};
+use crate::extract::{Body, Id, Params};
 use crate::live::registry::load;
 use crate::review::record::{MAX_SGF_BYTES, Record, RecordId};
 use crate::review::{Level, LevelView, RecordReviewView, ReviewView, Reviews};

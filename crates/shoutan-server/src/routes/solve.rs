@@ -7,10 +7,10 @@ use axum::extract::State;
 use serde::Deserialize;
 use shoutan_solver::{Goal, Problem, Summary};
 
-use super::extract::Body;
 use super::judgement::{PositionIn, point, position};
 use crate::AppState;
 use crate::error::{ApiError, ErrorCode};
+use crate::extract::Body;
 
 /// `POST /api/solve` body.
 #[derive(Deserialize)]

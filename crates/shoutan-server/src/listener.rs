@@ -1,4 +1,4 @@
-//! The accept loop: every connection is admitted under the per-address
+//! The accept loop, above the routes it serves: every connection is admitted under the per-address
 //! cap ([`ConnectionLimits`]), gets `TCP_NODELAY`, and is served by hyper's
 //! HTTP/1 with a deadline for each request's headers — an idle or
 //! trickling half-request (slowloris) is closed when it passes, and so is a
@@ -14,10 +14,10 @@ use hyper_util::service::TowerToHyperService;
 use tokio::net::{TcpListener, TcpStream};
 use tower_service::Service;
 
-use super::connections::{ConnectionLimits, Counted};
-use super::headers::SecurityHeaders;
-use super::origins::Origins;
 use crate::AppState;
+use crate::net::connections::{ConnectionLimits, Counted};
+use crate::net::headers::SecurityHeaders;
+use crate::net::origins::Origins;
 
 /// How long a shutdown waits for requests under way.
 const DRAIN: Duration = Duration::from_secs(10);
