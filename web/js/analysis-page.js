@@ -11,10 +11,9 @@ import { ApiError, get, post } from './api.js';
 import { BoardView } from './board.js';
 import { h, replace, s } from './dom.js';
 import { BLACK, EMPTY, Position, opponent, toGtp } from './goban.js';
-import { colorName, t } from './i18n.js';
+import { colorName, moveName, t } from './i18n.js';
 import { iconButton } from './icons.js';
-import { at, leadText, moveName } from './analysis-strings.js';
-import { signedText } from './format.js';
+import { leadText, signedText } from './format.js';
 import {
   SgfError, escapeText, moveOf, node, parseSgf, pathTo, sgfLetters, sgfPoint, unescapeText, writeSgf,
 } from './sgf-tree.js';
@@ -29,7 +28,7 @@ const POLL_MS = 1000;
  */
 function levelCost(level) {
   const key = `review.cost.${level.level}`;
-  const text = at(key, { visits: level.visits });
+  const text = t(key, { visits: level.visits });
   return text === key ? level.cost : text;
 }
 
@@ -71,12 +70,12 @@ class AnalysisPage {
       },
     });
     replace(this.root, h('section.analysis-open.card', null,
-      h('h2', null, at('title')),
-      h('p', null, at('open.help')),
+      h('h2', null, t('title')),
+      h('p', null, t('open.help')),
       error ? h('p.form-error', { role: 'alert', dataset: { error: '' } }, error) : null,
-      h('label.field', null, h('span', null, at('open.file')), file),
-      h('label.field', null, h('span', null, at('open.paste')), text),
-      h('button.primary', { type: 'button', dataset: { action: 'open' }, onclick: () => this.open(text.value, 'analysis.sgf') }, at('open.button'))));
+      h('label.field', null, h('span', null, t('open.file')), file),
+      h('label.field', null, h('span', null, t('open.paste')), text),
+      h('button.primary', { type: 'button', dataset: { action: 'open' }, onclick: () => this.open(text.value, 'analysis.sgf') }, t('open.button'))));
   }
 
   /** Opens a record's text, or says why it cannot be opened. */
@@ -88,7 +87,7 @@ class AnalysisPage {
       this.recordReviews = [];
       this.loadReviews();
     } catch (e) {
-      if (e instanceof SgfError) this.showOpen(at('open.bad', { why: e.message }));
+      if (e instanceof SgfError) this.showOpen(t('open.bad', { why: e.message }));
       else throw e;
     }
   }
@@ -103,7 +102,7 @@ class AnalysisPage {
       this.start(parseSgf(text), `shoutan-${this.id}`);
       this.loadReviews();
     } catch (e) {
-      replace(this.root, h('div.empty-state', null, h('h2', null, at('error', { message: e.message }))));
+      replace(this.root, h('div.empty-state', null, h('h2', null, t('error', { message: e.message }))));
     }
   }
 
@@ -121,7 +120,7 @@ class AnalysisPage {
   build() {
     this.info = h('div.analysis-move', { dataset: { move: '' } });
     this.comment = h('textarea.analysis-comment', {
-      rows: 4, dataset: { comment: '' }, placeholder: at('comment'),
+      rows: 4, dataset: { comment: '' }, placeholder: t('comment'),
       oninput: () => this.setComment(this.comment.value),
     });
     this.treeEl = h('div.analysis-tree', { dataset: { tree: '' } });
@@ -138,20 +137,20 @@ class AnalysisPage {
           nav('last', () => this.go(this.lineEnd(this.current))),
           h('label.toggle', null,
             h('input', { type: 'checkbox', dataset: { numbers: '' }, onchange: (e) => { this.numbers = e.target.checked; this.render(); } }),
-            at('numbers')),
+            t('numbers')),
           h('label.toggle', null,
             h('input', { type: 'checkbox', dataset: { estimate: '' }, onchange: (e) => { this.estimating = e.target.checked; this.render(); } }),
-            at('estimate')),
-          h('label.toggle', { title: at('solve.help') },
+            t('estimate')),
+          h('label.toggle', { title: t('solve.help') },
             h('input', { type: 'checkbox', dataset: { solve: '' }, onchange: (e) => { this.solving = e.target.checked; this.solveEl.replaceChildren(); } }),
-            at('solve'))),
+            t('solve'))),
         this.info,
         this.scoreEl = h('p.analysis-estimate', { dataset: { estimateScore: '' } }),
         this.solveEl = h('div.analysis-solve', { dataset: { solveResult: '' }, 'aria-live': 'polite' })),
       h('aside.analysis-side', null,
         h('div.analysis-actions', null,
-          button('delete', at('delete'), () => this.deleteCurrent()),
-          button('download', at('download'), () => this.download())),
+          button('delete', t('delete'), () => this.deleteCurrent()),
+          button('download', t('download'), () => this.download())),
         this.comment,
         this.treeEl,
         this.reviewEl)));
@@ -230,11 +229,11 @@ class AnalysisPage {
     const after = here.board.clone();
     after.play(here.toMove, x, y);
     if (after.chain(x, y).liberties === 0) {
-      toast(at('illegal.suicide'), 'error');
+      toast(t('analysis.illegal.suicide'), 'error');
       return;
     }
     if (here.previous && after.equals(here.previous)) {
-      toast(at('illegal.ko'), 'error');
+      toast(t('analysis.illegal.ko'), 'error');
       return;
     }
     const made = node(this.current, new Map([[id, [letters]]]));
@@ -271,19 +270,19 @@ class AnalysisPage {
     if (stone === EMPTY) return;
     const group = toGtp(this.size, x, y);
     const owner = stone === BLACK ? 'black' : 'white';
-    replace(this.solveEl, h('p.hint', null, at('solve.thinking', { group })));
+    replace(this.solveEl, h('p.hint', null, t('solve.thinking', { group })));
     try {
       const answer = await post('/api/solve', { position: this.positionBody(shown), group });
       if (shown !== this.current || !this.solving) return;
       const line = (aim, verdict, moves, color) => h('p', { dataset: { [aim]: verdict } },
-        at(`solve.${aim}.${verdict}`, { color: colorName(color), moves: moves.map(moveName).join(at('solve.or')) }));
+        t(`solve.${aim}.${verdict}`, { color: colorName(color), moves: moves.map(moveName).join(t('solve.or')) }));
       replace(this.solveEl,
         line('kill', answer.to_kill, answer.kill, opponent(owner)),
         line('live', answer.to_live, answer.live, owner));
       this.solveEl.dataset.group = answer.group;
     } catch (e) {
       replace(this.solveEl);
-      toast(at('error', { message: e.message }), 'error');
+      toast(t('error', { message: e.message }), 'error');
     }
   }
 
@@ -303,10 +302,10 @@ class AnalysisPage {
         if (o && stone !== EMPTY && (stone === 1 ? 'black' : 'white') !== o) dead.add(i);
       });
       this.board.render({ ...scene, owners, dead });
-      this.scoreEl.textContent = at('estimate.score', { lead: leadText(j.black_lead), black: j.black_area.toFixed(1), white: j.white_area.toFixed(1) });
+      this.scoreEl.textContent = t('estimate.score', { lead: leadText(j.black_lead), black: j.black_area.toFixed(1), white: j.white_area.toFixed(1) });
       this.scoreEl.dataset.lead = j.black_lead.toFixed(1);
     } catch (e) {
-      toast(at('error', { message: e.message }), 'error');
+      toast(t('error', { message: e.message }), 'error');
     }
   }
 
@@ -345,8 +344,8 @@ class AnalysisPage {
     replace(this.solveEl);
     if (this.estimating) this.estimate(this.current, scene);
     const mv = moveOf(this.current, this.size);
-    const what = mv ? `${mv.color === 'black' ? '●' : '○'} ${mv.point ? toGtp(this.size, mv.point.x, mv.point.y) : at('pass')}` : at('start');
-    this.info.textContent = at('moveInfo', { n: here.moves, what });
+    const what = mv ? `${mv.color === 'black' ? '●' : '○'} ${mv.point ? toGtp(this.size, mv.point.x, mv.point.y) : t('pass')}` : t('start');
+    this.info.textContent = t('moveInfo', { n: here.moves, what });
     this.info.dataset.move = String(here.moves);
     this.comment.value = unescapeText(this.current.props.get('C')?.[0] ?? '');
     this.renderTree();
@@ -362,7 +361,7 @@ class AnalysisPage {
       let n = first;
       while (n) {
         const mv = moveOf(n, size);
-        const label = mv ? (mv.point ? toGtp(size, mv.point.x, mv.point.y) : at('pass')) : at('start');
+        const label = mv ? (mv.point ? toGtp(size, mv.point.x, mv.point.y) : t('pass')) : t('start');
         const count = pathTo(n).filter((p) => moveOf(p, size)).length;
         items.push(h('button.tree-node', {
           type: 'button',
@@ -416,7 +415,7 @@ class AnalysisPage {
       this.renderReview();
       if (listed.reviews.some((r) => r.status === 'queued')) this.poll = setTimeout(() => this.loadReviews(), POLL_MS);
     } catch (e) {
-      toast(at('error', { message: e.message }), 'error');
+      toast(t('error', { message: e.message }), 'error');
     }
   }
 
@@ -432,27 +431,27 @@ class AnalysisPage {
       this.loadReviews();
     } catch (e) {
       const key = `review.error.${e.code}`;
-      toast(at(key) === key ? e.message : at(key), 'error', 6000);
+      toast(t(key) === key ? e.message : t(key), 'error', 6000);
     }
   }
 
   renderReview() {
     if (!this.reviewEl) return;
-    const parts = [h('h3', null, at('review.title'))];
+    const parts = [h('h3', null, t('review.title'))];
     for (const r of this.reviews ?? []) {
       if (r.status === 'queued') {
         const p = r.progress;
         parts.push(h('p.review-progress', { dataset: { progress: r.level } },
-          at('review.progress', { level: at(`review.${r.level}`), done: p?.done ?? 0, total: p?.total || '…' })));
+          t('review.progress', { level: t(`review.${r.level}`), done: p?.done ?? 0, total: p?.total || '…' })));
       }
     }
     const asked = new Set((this.reviews ?? []).map((r) => r.level));
     const offered = this.levels.filter((l) => !asked.has(l.level));
     parts.push(h('div.review-levels', null, ...offered.map((l) => h('button.primary.small', {
       type: 'button', title: levelCost(l), dataset: { reviewLevel: l.level }, onclick: () => this.requestReview(l.level),
-    }, at(`review.ask.${l.level}`)))));
+    }, t(`review.ask.${l.level}`)))));
     parts.push(...offered.map((l) => h('p.hint', { dataset: { levelCost: l.level } },
-      at('review.level', { level: at(`review.${l.level}`), cost: levelCost(l) }))));
+      t('review.level', { level: t(`review.${l.level}`), cost: levelCost(l) }))));
     const review = this.review?.review;
     if (review) parts.push(this.graph(review), this.mistakes(review));
     replace(this.reviewEl, ...parts);
@@ -472,7 +471,7 @@ class AnalysisPage {
     const scale = 10 * Math.ceil(Math.max(10, ...review.positions.map((p) => Math.abs(p.black_lead))) / 10);
     const scorePoints = review.positions.map((p, i) => `${x(i)},${(50 - p.black_lead / scale * 50).toFixed(2)}`).join(' ');
     const here = this.positionAt(this.current).moves;
-    const svg = s('svg', { class: 'review-graph', viewBox: '0 0 100 100', preserveAspectRatio: 'none', role: 'img', 'aria-label': at('review.graph', { n }), 'data-graph': '' },
+    const svg = s('svg', { class: 'review-graph', viewBox: '0 0 100 100', preserveAspectRatio: 'none', role: 'img', 'aria-label': t('review.graph', { n }), 'data-graph': '' },
       s('rect', { x: 0, y: 0, width: 100, height: 100, class: 'graph-back' }),
       s('line', { x1: 0, y1: 50, x2: 100, y2: 50, class: 'graph-half' }),
       s('polyline', { points: scorePoints, class: 'graph-score' }),
@@ -495,12 +494,12 @@ class AnalysisPage {
         side('lead', [leadText(scale), '0', leadText(-scale)]),
         h('div.graph-axis.moves', { dataset: { axis: 'moves' } },
           ...moves.map((m) => h('span', { style: { left: `${x(m)}%` } }, String(m)))),
-        h('span.graph-axis-title', null, at('review.graph.move'))),
+        h('span.graph-axis-title', null, t('review.graph.move'))),
       h('ul.graph-legend', { dataset: { legend: '' } },
-        h('li.legend-winrate', null, at('review.graph.winrate')),
-        h('li.legend-score', null, at('review.graph.lead'))),
+        h('li.legend-winrate', null, t('review.graph.winrate')),
+        h('li.legend-score', null, t('review.graph.lead'))),
       h('p.review-now', { dataset: { winrate: p.black_winrate.toFixed(3) } },
-        at('review.now', { winrate: (p.black_winrate * 100).toFixed(1), lead, zi: (p.black_lead / 2).toFixed(1) })));
+        t('review.now', { winrate: (p.black_winrate * 100).toFixed(1), lead, zi: (p.black_lead / 2).toFixed(1) })));
   }
 
   /**
@@ -512,12 +511,12 @@ class AnalysisPage {
     const byNumber = new Map(review.moves.map((m) => [m.number, m]));
     // A plain list: each line names its move number, an ordered list would number it again.
     const list = (color, numbers) => h('div.review-mistakes', { dataset: { mistakes: color } },
-      h('h4', null, at(`review.mistakes.${color}`)),
+      h('h4', null, t(`review.mistakes.${color}`)),
       numbers.length ? h('ul', null, ...numbers.map((k) => {
         const m = byNumber.get(k);
         return h('li', null, h('button.link', {
           type: 'button', dataset: { mistake: String(k) }, onclick: () => this.go(this.mainLine(k)),
-        }, at('review.mistake', {
+        }, t('review.mistake', {
           n: k,
           mv: moveName(m.mv),
           // The server gives what the move lost its player: the change is the opposite.
@@ -526,7 +525,7 @@ class AnalysisPage {
           best: m.best ? moveName(m.best) : '—',
           pv: m.pv.map(moveName).join(' '),
         })));
-      })) : h('p.hint', null, at('review.none')));
+      })) : h('p.hint', null, t('review.none')));
     return h('div', null, list('black', review.black_mistakes), list('white', review.white_mistakes));
   }
 }

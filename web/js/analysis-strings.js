@@ -1,9 +1,6 @@
 // The words of the analysis board and the AI review in English and
-// Chinese, kept apart from i18n.js: `at(key, vars)` gives the text in the
-// language of the settings (the key itself when there is none), through
-// i18n.js's one lookup.
-
-import { translate } from './i18n.js';
+// Chinese, kept in a file of their own: i18n.js merges them into its one
+// dictionary per language, and `t(key, vars)` looks them up.
 
 const en = {
   'nav.analysis': 'Analysis',
@@ -34,8 +31,8 @@ const en = {
   start: 'Start',
   pass: 'pass',
   moveInfo: 'Move {n}: {what}',
-  'illegal.suicide': 'Suicide is not allowed',
-  'illegal.ko': 'Ko: take back elsewhere first',
+  'analysis.illegal.suicide': 'Suicide is not allowed',
+  'analysis.illegal.ko': 'Ko: take back elsewhere first',
   'review.title': 'AI review',
   'review.quick': 'Quick review',
   'review.deep': 'Deep review',
@@ -95,8 +92,8 @@ const zh = {
   start: '开局',
   pass: '停一手',
   moveInfo: '第{n}手：{what}',
-  'illegal.suicide': '禁止自杀',
-  'illegal.ko': '劫：须先在别处找劫',
+  'analysis.illegal.suicide': '禁止自杀',
+  'analysis.illegal.ko': '劫：须先在别处找劫',
   'review.title': 'AI复盘',
   'review.quick': '快速复盘',
   'review.deep': '深度复盘',
@@ -127,18 +124,5 @@ const zh = {
   'estimate.error.busy': '服务器繁忙，请稍后再试。',
 };
 
-/** Who leads by how much: `B+2.5`, `W+0.5`. */
-export function leadText(blackLead) {
-  return blackLead >= 0 ? `B+${blackLead.toFixed(1)}` : `W+${(-blackLead).toFixed(1)}`;
-}
-
-/** A move as the engine writes it (`D4`, `pass`), a pass in the language of the settings. */
-export function moveName(gtp) {
-  return gtp === 'pass' ? at('pass') : gtp;
-}
-
-/** The text of `key` with `{name}` filled in from `vars`. */
-export const at = (key, vars) => translate({ en, zh }, key, vars);
-
-/** Every key, for the test that both languages have them all. */
-export const keys = { en: Object.keys(en), zh: Object.keys(zh) };
+/** The analysis board's words, by language. */
+export const analysisWords = { en, zh };

@@ -7,7 +7,6 @@ import { rulesets } from './challenge-form.js';
 import { RANKS, authDialog } from './dialogs.js';
 import { h, replace } from './dom.js';
 import { followEvents } from './event-feed.js';
-import { et } from './event-strings.js';
 import { linkEventStyle } from './event-style.js';
 import { apiErrorText, t } from './i18n.js';
 import { navigate } from './router.js';
@@ -58,7 +57,7 @@ async function createForm() {
   const input = (name, attrs) => h('input', { name, ...attrs });
   const field = (label, control, help) => h('label.field', null, h('span', null, label), control, help ? h('small', null, help) : null);
   const rankSelect = (name, value) => h('select', { name }, ...RANKS.map((r) => h('option', { value: r, selected: r === value }, r)));
-  const system = h('select', { name: 'system' }, ...SYSTEMS.map((s) => h('option', { value: s }, et(`events.system.${s}`))));
+  const system = h('select', { name: 'system' }, ...SYSTEMS.map((s) => h('option', { value: s }, t(`events.system.${s}`))));
   const ruleset = h('select', { name: 'ruleset' }, ...presets.map((p) => h('option', { value: p.name, selected: p.name === 'chinese' }, t(`rules.${p.name}`))));
   const komi = input('komi', { type: 'number', step: '0.5', min: -100, max: 100, inputMode: 'decimal' });
   const syncKomi = () => { komi.placeholder = String(presets.find((p) => p.name === ruleset.value)?.ruleset.komi ?? ''); };
@@ -67,43 +66,43 @@ async function createForm() {
   const error = h('p.form-error', { role: 'alert', hidden: true, dataset: { role: 'event-error' } });
   // McMahon's bar and floor, and its handicap rule (the only system with handicaps).
   const mcmahon = h('fieldset.mcmahon', { dataset: { role: 'mcmahon' } },
-    h('legend', null, et('events.mcmahon')),
+    h('legend', null, t('events.mcmahon')),
     h('div.grid-2', null,
-      field(et('events.bar'), rankSelect('bar', '1d'), et('events.bar.help')),
-      field(et('events.floor'), rankSelect('floor', '20k'), et('events.floor.help'))),
+      field(t('events.bar'), rankSelect('bar', '1d'), t('events.bar.help')),
+      field(t('events.floor'), rankSelect('floor', '20k'), t('events.floor.help'))),
     h('div.grid-3', null,
-      field(et('events.handicapBasis'), h('select', { name: 'handicapBasis' },
-        h('option', { value: 'mms' }, et('events.handicapBasis.mms')),
-        h('option', { value: 'rank' }, et('events.handicapBasis.rank')))),
-      field(et('events.correction'), input('correction', { type: 'number', min: 0, max: 9, value: '0' })),
-      field(et('events.ceiling'), input('ceiling', { type: 'number', min: 0, max: 9, value: '0' }), et('events.ceiling.help'))));
-  const game = h('select', { name: 'game' }, ...GAMES.map((g) => h('option', { value: g }, et(`events.discipline.${g}`))));
+      field(t('events.handicapBasis'), h('select', { name: 'handicapBasis' },
+        h('option', { value: 'mms' }, t('events.handicapBasis.mms')),
+        h('option', { value: 'rank' }, t('events.handicapBasis.rank')))),
+      field(t('events.correction'), input('correction', { type: 'number', min: 0, max: 9, value: '0' })),
+      field(t('events.ceiling'), input('ceiling', { type: 'number', min: 0, max: 9, value: '0' }), t('events.ceiling.help'))));
+  const game = h('select', { name: 'game' }, ...GAMES.map((g) => h('option', { value: g }, t(`events.discipline.${g}`))));
   const syncSystem = () => { mcmahon.hidden = system.value !== 'mcmahon'; };
   system.addEventListener('change', syncSystem);
   syncSystem();
   const form = h('form.card.stack', { dataset: { role: 'create-event' } },
-    h('h2', null, et('events.create')),
+    h('h2', null, t('events.create')),
     h('div.grid-2', null,
-      field(et('events.name'), input('name', { required: true, maxLength: 100 })),
-      field(et('events.system'), system)),
-    field(et('events.discipline'), game, et('events.discipline.help')),
+      field(t('events.name'), input('name', { required: true, maxLength: 100 })),
+      field(t('events.system'), system)),
+    field(t('events.discipline'), game, t('events.discipline.help')),
     mcmahon,
     h('div.grid-3', null,
-      field(et('events.rounds'), input('rounds', { type: 'number', min: 1, max: 20, value: '3' })),
-      field(et('events.size'), h('select', { name: 'size' }, ...[19, 13, 9].map((n) => h('option', { value: String(n) }, `${n}×${n}`)))),
-      field(et('events.late'), input('late', { type: 'number', min: 0.05, max: 60, step: 'any', value: '15' }))),
+      field(t('events.rounds'), input('rounds', { type: 'number', min: 1, max: 20, value: '3' })),
+      field(t('events.size'), h('select', { name: 'size' }, ...[19, 13, 9].map((n) => h('option', { value: String(n) }, `${n}×${n}`)))),
+      field(t('events.late'), input('late', { type: 'number', min: 0.05, max: 60, step: 'any', value: '15' }))),
     h('div.grid-2', null,
       field(t('form.ruleset'), ruleset),
       field(t('form.komi'), komi, t('form.komi.help'))),
     h('div.grid-2', null,
-      field(et('events.teamFormat'),
-        h('select', { name: 'teams' }, ...TEAM_FORMATS.map((f) => h('option', { value: f }, et(`events.teamFormat.${f || 'none'}`))))),
-      field(et('events.boards'), input('boards', { type: 'number', min: 1, max: 10, value: '3' }))),
-    field(et('events.time'), input('time', { placeholder: settings.lang === 'zh' ? '基本用时10分钟，读秒3次30秒' : '10 min + 3×30s byo-yomi' }), et('events.time.help')),
-    field(et('events.tieBreaks'), input('tieBreaks', { placeholder: 'points sos sosos' }), et('events.tieBreaks.help')),
-    h('label.check', null, input('rated', { type: 'checkbox', checked: true }), et('events.rated')),
+      field(t('events.teamFormat'),
+        h('select', { name: 'teams' }, ...TEAM_FORMATS.map((f) => h('option', { value: f }, t(`events.teamFormat.${f || 'none'}`))))),
+      field(t('events.boards'), input('boards', { type: 'number', min: 1, max: 10, value: '3' }))),
+    field(t('events.time'), input('time', { placeholder: settings.lang === 'zh' ? '基本用时10分钟，读秒3次30秒' : '10 min + 3×30s byo-yomi' }), t('events.time.help')),
+    field(t('events.tieBreaks'), input('tieBreaks', { placeholder: 'points sos sosos' }), t('events.tieBreaks.help')),
+    h('label.check', null, input('rated', { type: 'checkbox', checked: true }), t('events.rated')),
     error,
-    h('div.actions', null, h('button.primary', { type: 'submit', dataset: { action: 'create-event' } }, et('events.submit'))));
+    h('div.actions', null, h('button.primary', { type: 'submit', dataset: { action: 'create-event' } }, t('events.submit'))));
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     error.hidden = true;
@@ -141,9 +140,9 @@ export function eventListPage(root) {
       replace(list, ...(events.length ? events.map((e) => h('div.card.event-item', { dataset: { event: String(e.id) } },
         h('div', null,
           h('a', { href: `/events/${e.id}`, dataset: { link: '' } }, e.name),
-          h('div.muted', null, `${e.game && e.game !== 'weiqi' ? `${et(`events.discipline.${e.game}`)} · ` : ''}${et(`events.system.${e.system}`)} · ${et('events.by', { name: e.organiser.name })}`)),
-        h('div.muted', null, `${e.players} ${et('events.players').toLowerCase()} · ${e.rounds_paired ? et('events.round', { n: e.rounds_paired }) : et('events.notStarted')}`)))
-        : [h('p.empty', null, et('events.none'))]));
+          h('div.muted', null, `${e.game && e.game !== 'weiqi' ? `${t(`events.discipline.${e.game}`)} · ` : ''}${t(`events.system.${e.system}`)} · ${t('events.by', { name: e.organiser.name })}`)),
+        h('div.muted', null, `${e.players} ${t('events.players').toLowerCase()} · ${e.rounds_paired ? t('events.round', { n: e.rounds_paired }) : t('events.notStarted')}`)))
+        : [h('p.empty', null, t('events.none'))]));
     } catch (err) {
       if (!gone) toast(apiErrorText(err), 'error');
     }
@@ -151,7 +150,7 @@ export function eventListPage(root) {
 
   async function renderSide() {
     if (!session.user) {
-      replace(side, h('div.card', null, h('button.primary', { type: 'button', onclick: () => authDialog('login') }, et('events.login'))));
+      replace(side, h('div.card', null, h('button.primary', { type: 'button', onclick: () => authDialog('login') }, t('events.login'))));
       return;
     }
     try {
@@ -163,7 +162,7 @@ export function eventListPage(root) {
   }
 
   replace(root, h('section.events', null,
-    h('div', null, h('h1', null, et('events.title')), h('p.muted', null, et('events.intro'))),
+    h('div', null, h('h1', null, t('events.title')), h('p.muted', null, t('events.intro'))),
     list, side));
   renderSide();
   const off = onSession(renderSide);

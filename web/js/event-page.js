@@ -9,9 +9,8 @@
 import { del, get, post } from './api.js';
 import { h, replace } from './dom.js';
 import { followEvents } from './event-feed.js';
-import { columnName, et, outcomeName, sideHeads } from './event-strings.js';
 import { linkEventStyle } from './event-style.js';
-import { apiErrorText, rankName } from './i18n.js';
+import { apiErrorText, columnName, outcomeName, rankName, sideHeads, t } from './i18n.js';
 import { session } from './session.js';
 import { toast } from './ui.js';
 
@@ -55,32 +54,32 @@ export function eventPage(root, { id }) {
     const you = e.you;
     const rounds = e.config.settings.rounds;
     const paired = e.rounds.length;
-    const status = paired ? (rounds ? et('events.roundOf', { n: paired, of: rounds }) : et('events.round', { n: paired })) : et('events.notStarted');
+    const status = paired ? (rounds ? t('events.roundOf', { n: paired, of: rounds }) : t('events.round', { n: paired })) : t('events.notStarted');
     const registration = !session.user ? null
       : you.player
-        ? h('div.row', null, h('span', null, et('events.registered', { n: you.player })),
-          h('button.ghost.small', { type: 'button', dataset: { action: 'withdraw' }, onclick: () => act(del(`${base}/registration`)) }, et('events.withdraw')))
+        ? h('div.row', null, h('span', null, t('events.registered', { n: you.player })),
+          h('button.ghost.small', { type: 'button', dataset: { action: 'withdraw' }, onclick: () => act(del(`${base}/registration`)) }, t('events.withdraw')))
         : e.registration_open
-          ? h('button.primary', { type: 'button', dataset: { action: 'register' }, onclick: () => act(post(`${base}/registration`)) }, et('events.register'))
-          : h('span.muted', null, et('events.closed'));
+          ? h('button.primary', { type: 'button', dataset: { action: 'register' }, onclick: () => act(post(`${base}/registration`)) }, t('events.register'))
+          : h('span.muted', null, t('events.closed'));
     const mine = you.next_game;
     const yourGame = mine ? h('div.card.your-game', { dataset: { role: 'your-game' } },
-      h('strong', null, et('events.yourGame', { n: you.next_round })), ' ',
+      h('strong', null, t('events.yourGame', { n: you.next_round })), ' ',
       `${mine.black.name} – ${mine.white.name} `,
       mine.result ? h('span.tag', null, outcomeName(mine.result)) : null,
-      mine.game ? h('a.button.primary.small', { href: `/game/${mine.game}`, dataset: { link: '' } }, et('events.open')) : null) : null;
+      mine.game ? h('a.button.primary.small', { href: `/game/${mine.game}`, dataset: { link: '' } }, t('events.open')) : null) : null;
     const controls = you.can_change ? h('div.card.event-controls', { dataset: { role: 'organiser' } },
-      h('button.primary', { type: 'button', dataset: { action: 'start-round' }, onclick: () => act(post(`${base}/rounds`)) }, et('events.startRound', { n: e.next_round })),
-      inlineForm('add-player', et('events.addPlayer'), et('events.add'), (name) => post(`${base}/players`, { account: name })),
+      h('button.primary', { type: 'button', dataset: { action: 'start-round' }, onclick: () => act(post(`${base}/rounds`)) }, t('events.startRound', { n: e.next_round })),
+      inlineForm('add-player', t('events.addPlayer'), t('events.add'), (name) => post(`${base}/players`, { account: name })),
       e.organiser.id === session.user?.id
-        ? inlineForm('appoint', et('events.appoint'), et('events.appointButton'), (name) => post(`${base}/arbiters`, { name }))
+        ? inlineForm('appoint', t('events.appoint'), t('events.appointButton'), (name) => post(`${base}/arbiters`, { name }))
         : null) : null;
     replace(head,
       h('div.event-head', null,
         h('div', null,
           h('h1', null, e.config.name),
-          h('div.muted', null, `${et(`events.system.${systemKind(e)}`)} · ${et('events.by', { name: e.organiser.name })} · ${status}`),
-          e.arbiters.length ? h('div.muted', null, et('events.arbiters', { names: e.arbiters.map((a) => a.name).join(', ') })) : null),
+          h('div.muted', null, `${t(`events.system.${systemKind(e)}`)} · ${t('events.by', { name: e.organiser.name })} · ${status}`),
+          e.arbiters.length ? h('div.muted', null, t('events.arbiters', { names: e.arbiters.map((a) => a.name).join(', ') })) : null),
         registration),
       yourGame, controls);
   }
@@ -109,7 +108,7 @@ export function eventPage(root, { id }) {
     return text.split(/[,，\n]+/).map((x) => x.trim()).filter(Boolean).map((x) => {
       if (/^\d+$/.test(x)) return Number(x);
       const p = data.event.players.find((q) => q.name.toLowerCase() === x.toLowerCase());
-      if (!p) throw new Error(et('events.unknownPlayer', { name: x }));
+      if (!p) throw new Error(t('events.unknownPlayer', { name: x }));
       return p.number;
     });
   }
@@ -117,19 +116,19 @@ export function eventPage(root, { id }) {
   function teams() {
     const e = data.event;
     const list = e.teams.length
-      ? h('div.table-scroll', null, table('teams', [[et('events.number'), true], [et('events.name.col')], [et('events.members')], ['']],
-        e.teams.map((t) => h('tr', { class: t.withdrawn_from ? 'withdrawn' : '', dataset: { team: t.name } },
-          h('td.num', null, t.number), h('td', null, t.name),
-          h('td', null, t.members.map(playerName).join(', ')),
-          h('td.muted', null, t.withdrawn_from ? et('events.withdrawn') : '')))))
-      : h('p.empty', null, et('events.noTeams'));
+      ? h('div.table-scroll', null, table('teams', [[t('events.number'), true], [t('events.name.col')], [t('events.members')], ['']],
+        e.teams.map((team) => h('tr', { class: team.withdrawn_from ? 'withdrawn' : '', dataset: { team: team.name } },
+          h('td.num', null, team.number), h('td', null, team.name),
+          h('td', null, team.members.map(playerName).join(', ')),
+          h('td.muted', null, team.withdrawn_from ? t('events.withdrawn') : '')))))
+      : h('p.empty', null, t('events.noTeams'));
     if (!e.you.can_change) return h('div.card', null, list);
     const name = h('input', { name: 'team-name', required: true, maxLength: 100 });
     const members = h('input', { name: 'team-members', required: true, placeholder: '1, 2, 3' });
     const form = h('form.stack.team-form', { dataset: { role: 'add-team' } },
-      h('label.field', null, h('span', null, et('events.teamName')), name),
-      h('label.field', null, h('span', null, et('events.members.help', { n: e.config.settings.teams.boards })), members),
-      h('div.actions', null, h('button.primary', { type: 'submit', dataset: { action: 'add-team' } }, et('events.addTeam'))));
+      h('label.field', null, h('span', null, t('events.teamName')), name),
+      h('label.field', null, h('span', null, t('events.members.help', { n: e.config.settings.teams.boards })), members),
+      h('div.actions', null, h('button.primary', { type: 'submit', dataset: { action: 'add-team' } }, t('events.addTeam'))));
     form.addEventListener('submit', (ev) => {
       ev.preventDefault();
       let numbers;
@@ -156,24 +155,24 @@ export function eventPage(root, { id }) {
     replace(tabs, ...names.map((n) => h('button.tab', {
       type: 'button', role: 'tab', 'aria-selected': String(tab === n), dataset: { tab: n },
       onclick: () => { tab = n; render(); },
-    }, et(`events.${n}`))));
+    }, t(`events.${n}`))));
   }
 
   function players() {
     const e = data.event;
-    return h('div.table-scroll', null, table('players', [[et('events.number'), true], [et('events.name.col')], [et('events.rank')], ['']],
+    return h('div.table-scroll', null, table('players', [[t('events.number'), true], [t('events.name.col')], [t('events.rank')], ['']],
       e.players.map((p) => h('tr', { class: p.withdrawn_from ? 'withdrawn' : '' },
         h('td.num', null, p.number), h('td', null, p.name), h('td', null, rankName(p.rank ?? '')),
-        h('td.muted', null, p.withdrawn_from ? et('events.withdrawn') : '')))));
+        h('td.muted', null, p.withdrawn_from ? t('events.withdrawn') : '')))));
   }
 
   function resultCell(round, g) {
-    if (g.result || !data.event.you.can_change) return h('td', { dataset: { result: '' } }, g.result ? outcomeName(g.result) : (g.game ? et('events.live') : ''));
+    if (g.result || !data.event.you.can_change) return h('td', { dataset: { result: '' } }, g.result ? outcomeName(g.result) : (g.game ? t('events.live') : ''));
     const weiqi = (data.event.colours ?? ['black'])[0] === 'black';
     const select = h('select', { name: 'result' }, ...(weiqi ? RESULTS : OTHER_GAMES_RESULTS).map((r) => h('option', { value: r }, outcomeName(r))));
     return h('td', null, h('div.row', null, select,
       h('button.ghost.small', { type: 'button', dataset: { action: 'enter-result' },
-        onclick: () => act(post(`${base}/rounds/${round}/tables/${g.table}/result`, { result: select.value })) }, et('events.enter'))));
+        onclick: () => act(post(`${base}/rounds/${round}/tables/${g.table}/result`, { result: select.value })) }, t('events.enter'))));
   }
 
   function gameRow(r, g, me) {
@@ -181,12 +180,12 @@ export function eventPage(root, { id }) {
       h('td.num', null, g.table), g.board ? h('td.num', null, g.board) : null,
       h('td', null, g.black.name), h('td', null, g.white.name),
       h('td.num', null, g.handicap || ''), resultCell(r.number, g),
-      h('td', null, g.game ? h('a', { href: `/game/${g.game}`, dataset: { link: '' } }, g.result ? `#${g.game}` : et('events.watch')) : ''));
+      h('td', null, g.game ? h('a', { href: `/game/${g.game}`, dataset: { link: '' } }, g.result ? `#${g.game}` : t('events.watch')) : ''));
   }
 
   function pairingHead(boards) {
-    return [[et('events.table'), true], ...(boards ? [[et('events.board'), true]] : []),
-      ...sideHeads(data.event).map((s) => [s]), [et('events.handicap'), true], [et('events.result')], [et('events.game')]];
+    return [[t('events.table'), true], ...(boards ? [[t('events.board'), true]] : []),
+      ...sideHeads(data.event).map((s) => [s]), [t('events.handicap'), true], [t('events.result')], [t('events.game')]];
   }
 
   /**
@@ -197,11 +196,11 @@ export function eventPage(root, { id }) {
     const team = data.event.teams.find((t) => t.number === side.number);
     if (!team) return null;
     const current = games.map((g) => (team.members.includes(g.black.number) ? g.black.number : g.white.number));
-    const selects = current.map((n, i) => h('select', { name: `board-${i + 1}`, 'aria-label': et('events.boardN', { n: i + 1 }) },
+    const selects = current.map((n, i) => h('select', { name: `board-${i + 1}`, 'aria-label': t('events.boardN', { n: i + 1 }) },
       ...team.members.map((m) => h('option', { value: String(m), selected: m === n }, playerName(m)))));
     const form = h('form.row.lineup', { dataset: { role: `lineup-${r.number}-${team.number}` } },
       h('strong', null, team.name), ...selects,
-      h('button.ghost.small', { type: 'submit', dataset: { action: 'set-lineup' } }, et('events.setLineup')));
+      h('button.ghost.small', { type: 'submit', dataset: { action: 'set-lineup' } }, t('events.setLineup')));
     form.addEventListener('submit', (ev) => {
       ev.preventDefault();
       act(post(`${base}/lineups`, { round: r.number, team: team.number, players: selects.map((x) => Number(x.value)) }));
@@ -221,17 +220,17 @@ export function eventPage(root, { id }) {
 
   function pairings() {
     const e = data.event;
-    if (!e.rounds.length) return h('p.empty', null, et('events.noRounds'));
+    if (!e.rounds.length) return h('p.empty', null, t('events.noRounds'));
     const me = e.you.player;
     return h('div.stack', null, ...[...e.rounds].reverse().map((r) => h('div.card', { dataset: { round: String(r.number) } },
-      h('div.round-head', null, h('h3', null, et('events.round', { n: r.number })),
+      h('div.round-head', null, h('h3', null, t('events.round', { n: r.number })),
         h('div.row', null,
-          h('a.button.ghost.small', { href: `/events/${id}/rounds/${r.number}/pairings`, dataset: { link: '', sheet: 'pairings' } }, et('events.pairingSheet')),
-          h('a.button.ghost.small', { href: `/events/${id}/rounds/${r.number}/results`, dataset: { link: '', sheet: 'results' } }, et('events.resultSheet')))),
+          h('a.button.ghost.small', { href: `/events/${id}/rounds/${r.number}/pairings`, dataset: { link: '', sheet: 'pairings' } }, t('events.pairingSheet')),
+          h('a.button.ghost.small', { href: `/events/${id}/rounds/${r.number}/results`, dataset: { link: '', sheet: 'results' } }, t('events.resultSheet')))),
       r.matches.length
         ? r.matches.map((m) => matchBlock(r, m, me))
         : h('div.table-scroll', null, table(`pairings-${r.number}`, pairingHead(false), r.games.map((g) => gameRow(r, g, me)))),
-      ...r.byes.map((b) => h('p.muted', null, et('events.bye', { name: b.name, points: b.points }))))));
+      ...r.byes.map((b) => h('p.muted', null, t('events.bye', { name: b.name, points: b.points }))))));
   }
 
   function place(r) {
@@ -241,11 +240,11 @@ export function eventPage(root, { id }) {
   function standings() {
     // While a round is being played: its results so far.
     const s = data.standings;
-    if (!s.rows.length || !s.rounds) return h('p.empty', null, et('events.noStandings'));
-    const caption = s.live ? et('events.soFar', { n: s.rounds }) : et('events.round', { n: s.rounds });
+    if (!s.rows.length || !s.rounds) return h('p.empty', null, t('events.noStandings'));
+    const caption = s.live ? t('events.soFar', { n: s.rounds }) : t('events.round', { n: s.rounds });
     return h('div.card', null, h('h3', { dataset: { role: 'standings-caption' } }, caption),
       h('div.table-scroll', null,
-        table('standings', [[et('events.place'), true], [et('events.name.col')], [et('events.wins'), true], ...s.columns.map((c) => [columnName(c), true])],
+        table('standings', [[t('events.place'), true], [t('events.name.col')], [t('events.wins'), true], ...s.columns.map((c) => [columnName(c), true])],
           s.rows.map((r) => h('tr', { class: r.withdrawn ? 'withdrawn' : '', dataset: { name: r.name } },
             h('td.num', null, place(r)), h('td', null, r.name), h('td.num', null, r.wins),
             ...r.values.map((v) => h('td.num', null, v)))))));
@@ -253,12 +252,12 @@ export function eventPage(root, { id }) {
 
   function crosstable() {
     const c = data.crosstable;
-    if (!c.rows.length || !c.rounds) return h('p.empty', null, et('events.noStandings'));
-    return h('div.card', null, h('h3', null, et('events.round', { n: c.rounds })),
+    if (!c.rows.length || !c.rounds) return h('p.empty', null, t('events.noStandings'));
+    return h('div.card', null, h('h3', null, t('events.round', { n: c.rounds })),
       h('div.table-scroll', null,
-        table('crosstable', [[et('events.place'), true], [et('events.name.col')],
+        table('crosstable', [[t('events.place'), true], [t('events.name.col')],
           ...Array.from({ length: c.rounds }, (_, i) => [String(i + 1), true]),
-          [et('events.wins'), true], ...c.columns.map((col) => [columnName(col), true])],
+          [t('events.wins'), true], ...c.columns.map((col) => [columnName(col), true])],
         c.rows.map((r) => h('tr', { dataset: { name: r.name } }, h('td.num', null, place(r)), h('td', null, r.name),
           ...r.cells.map((x) => h('td.num', null, x)),
           h('td.num.total', null, r.wins), ...r.values.map((v) => h('td.num.total', null, v)))))));
@@ -266,7 +265,7 @@ export function eventPage(root, { id }) {
 
   function bracket() {
     return h('div.bracket', { dataset: { role: 'bracket' } }, ...data.bracket.map((r) => h('div.bracket-round', null,
-      h('strong', null, et('events.round', { n: r.number })),
+      h('strong', null, t('events.round', { n: r.number })),
       ...r.matches.map((m) => h('div.bracket-match', null,
         h('div', { class: m.winner === m.black ? 'won' : '' }, h('span', null, m.black), h('span', null, m.result ? outcomeName(m.result) : '')),
         h('div', { class: m.winner === m.white ? 'won' : '' }, h('span', null, m.white)))),
@@ -277,16 +276,16 @@ export function eventPage(root, { id }) {
     return h('div.card.event-log', null, table('log', [['#', true], [''], [''], ['']],
       [...data.log].reverse().map((l) => h('tr', null, h('td.num', null, l.seq),
         h('td', null, new Date(l.at).toLocaleString()),
-        h('td', null, l.actor?.name ?? et('events.server')),
+        h('td', null, l.actor?.name ?? t('events.server')),
         h('td', null, describe(l.action))))));
   }
 
   function describe(a) {
     switch (a.type) {
-      case 'result': return `${et('events.round', { n: a.round })} · ${et('events.table')} ${a.table}: ${outcomeName(a.outcome)}`;
-      case 'ruling': return `${et('events.round', { n: a.round })} · ${et('events.table')} ${a.table}: ${a.ruling.kind}${a.ruling.color ? ` (${a.ruling.color})` : ''} — ${a.reason}`;
-      case 'warning': return `${et('events.round', { n: a.round })} · ${et('events.table')} ${a.table}: warning, player ${a.player + 1}`;
-      case 'start_round': return et('events.round', { n: a.pairing.number });
+      case 'result': return `${t('events.round', { n: a.round })} · ${t('events.table')} ${a.table}: ${outcomeName(a.outcome)}`;
+      case 'ruling': return `${t('events.round', { n: a.round })} · ${t('events.table')} ${a.table}: ${a.ruling.kind}${a.ruling.color ? ` (${a.ruling.color})` : ''} — ${a.reason}`;
+      case 'warning': return `${t('events.round', { n: a.round })} · ${t('events.table')} ${a.table}: warning, player ${a.player + 1}`;
+      case 'start_round': return t('events.round', { n: a.pairing.number });
       case 'add_player': return `${a.type}: ${a.name}`;
       case 'appoint_arbiter': return `${a.type}: ${a.arbiter.name}`;
       default: return a.type;

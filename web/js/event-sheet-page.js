@@ -6,9 +6,8 @@
 
 import { get } from './api.js';
 import { h, replace } from './dom.js';
-import { et, outcomeName, sideHeads } from './event-strings.js';
 import { linkEventStyle } from './event-style.js';
-import { apiErrorText, rankName } from './i18n.js';
+import { apiErrorText, outcomeName, rankName, sideHeads, t } from './i18n.js';
 import { toast } from './ui.js';
 
 /** The sheet page; `kind` is `pairings` or `results`. */
@@ -19,18 +18,18 @@ export function eventSheetPage(root, { id, round, kind }) {
 
   function render(event) {
     const r = event.rounds.find((x) => x.number === n);
-    const back = h('a.button.ghost', { href: `/events/${id}`, dataset: { link: '' } }, et('events.sheet.back'));
+    const back = h('a.button.ghost', { href: `/events/${id}`, dataset: { link: '' } }, t('events.sheet.back'));
     if (!r) {
-      replace(root, h('section.event-sheet', null, h('p.empty', null, et('events.sheet.noRound', { n })), back));
+      replace(root, h('section.event-sheet', null, h('p.empty', null, t('events.sheet.noRound', { n })), back));
       return;
     }
     const rank = new Map(event.players.map((p) => [p.number, rankName(p.rank ?? '')]));
     const teams = r.matches.length > 0;
     const paper = kind === 'pairings';
     const [first, second] = sideHeads(event);
-    const head = [et('events.table'), ...(teams ? [et('events.board')] : []), first, et('events.rank'),
-      second, et('events.rank'), et('events.handicap'), et('events.result'),
-      ...(paper ? [et('events.sheet.signatures')] : [])];
+    const head = [t('events.table'), ...(teams ? [t('events.board')] : []), first, t('events.rank'),
+      second, t('events.rank'), t('events.handicap'), t('events.result'),
+      ...(paper ? [t('events.sheet.signatures')] : [])];
     const row = (g) => h('tr', null,
       h('td.num', null, g.table), teams ? h('td.num', null, g.board) : null,
       h('td', null, g.black.name), h('td', null, rank.get(g.black.number)),
@@ -44,13 +43,13 @@ export function eventSheetPage(root, { id, round, kind }) {
       : [sheetTable(head, r.games.map(row))];
     replace(root, h('section.event-sheet', { dataset: { sheet: kind, round: String(n) } },
       h('div.sheet-actions', null, back,
-        h('button.primary', { type: 'button', dataset: { action: 'print' }, onclick: () => window.print() }, et('events.sheet.print'))),
+        h('button.primary', { type: 'button', dataset: { action: 'print' }, onclick: () => window.print() }, t('events.sheet.print'))),
       h('h1', null, event.config.name),
-      h('h2', null, et(`events.sheet.${paper ? 'pairings' : 'results'}`, { n })),
-      r.started_at ? h('p.muted', null, et('events.sheet.paired', { when: new Date(r.started_at).toLocaleString() })) : null,
+      h('h2', null, t(`events.sheet.${paper ? 'pairings' : 'results'}`, { n })),
+      r.started_at ? h('p.muted', null, t('events.sheet.paired', { when: new Date(r.started_at).toLocaleString() })) : null,
       ...tables,
-      ...r.byes.map((b) => h('p', null, et('events.bye', { name: b.name, points: b.points }))),
-      paper ? h('p.sheet-help', null, et('events.sheet.help')) : null));
+      ...r.byes.map((b) => h('p', null, t('events.bye', { name: b.name, points: b.points }))),
+      paper ? h('p.sheet-help', null, t('events.sheet.help')) : null));
   }
 
   function sheetTable(head, rows) {

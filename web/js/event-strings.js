@@ -1,8 +1,6 @@
-// The words of the tournament pages in English and Chinese, kept apart from
-// i18n.js: `et(key, vars)` gives the text in the language of the settings,
-// through i18n.js's one lookup.
-
-import { translate } from './i18n.js';
+// The words of the tournament pages in English and Chinese, kept in a file
+// of their own: i18n.js merges them into its one dictionary per language,
+// and `t(key, vars)` looks them up.
 
 const en = {
   'nav.events': 'Events',
@@ -292,42 +290,5 @@ const zh = {
   'events.col.second-mover-wins': '后手胜局数',
 };
 
-/** The text of `key` in the current language, with `{name}` filled in. */
-export const et = (key, vars) => translate({ en, zh }, key, vars);
-
-/**
- * The two sides' column heads of an event's pairings, first mover first, as
- * its game names them (the server's `colours`: weiqi black and white, chess
- * white and black, xiangqi red and black).
- */
-export function sideHeads(event) {
-  return (event.colours ?? ['black', 'white']).map((c) => et(`events.${c}`));
-}
-
-/** Every key, for the test that both languages have them all. */
-export const keys = { en: Object.keys(en), zh: Object.keys(zh) };
-
-/** The results the server writes (`B+`, `Draw`, `Both lose`…), by their key here. */
-const OUTCOMES = {
-  'B+': 'black', 'W+': 'white', 'B+F': 'blackForfeit', 'W+F': 'whiteForfeit',
-  Draw: 'draw', 'Both lose': 'bothLose', Void: 'void', Unplayed: 'unplayed',
-};
-
-/** A result of an event's game in the current language; any other text as it is. */
-export function outcomeName(result) {
-  return OUTCOMES[result] ? et(`events.outcome.${OUTCOMES[result]}`) : result;
-}
-
-/**
- * A column of the standings as the server heads it (`TOTAL`, `SOS-1`,
- * `B2` for board 2, `BEST`) in the current language; any other as it is.
- */
-export function columnName(header) {
-  const board = /^B(\d+)$/.exec(header);
-  if (board) return et('events.boardN', { n: board[1] });
-  const key = `events.col.${header.toLowerCase()}`;
-  return key in en ? et(key) : header;
-}
-
-/** Every key, for the test that both languages have them all. */
-export const eventKeys = { en: Object.keys(en), zh: Object.keys(zh) };
+/** The tournament pages' words, by language. */
+export const eventWords = { en, zh };

@@ -185,36 +185,14 @@ export function signedText(value, digits = 1) {
   return `${value < 0 ? '−' : '+'}${text}`;
 }
 
+/** Who leads by how much: `B+2.5`, `W+0.5`. */
+export function leadText(blackLead) {
+  return blackLead >= 0 ? `B+${blackLead.toFixed(1)}` : `W+${(-blackLead).toFixed(1)}`;
+}
+
 /** Points with at most one decimal: `7.5`, `0`, `-2`. */
 export function pointsText(points) {
   return String(Math.round(points * 2) / 2);
-}
-
-/**
- * A time control, from the server's English text (`10 min + 5×30s
- * byo-yomi`), in the given language.
- */
-export function timeControlText(text, lang) {
-  if (lang !== 'zh' || !text) return text;
-  const dur = (d) => d.trim()
-    .replace(/(\d+)h/g, '$1小时')
-    .replace(/(\d+(?:\.\d+)?) ?min/g, '$1分')
-    .replace(/(\d+(?:\.\d+)?)s/g, '$1秒')
-    .replace(/\s+/g, '');
-  let m;
-  if (text === 'no clock') return '不计时';
-  if ((m = /^absolute (.+)$/.exec(text))) return `包干${dur(m[1])}`;
-  if ((m = /^(.+) per move$/.exec(text))) return `每步${dur(m[1])}`;
-  if ((m = /^(?:(.+) \+ )?(\d+)×(\S+) byo-yomi$/.exec(text))) {
-    return `${m[1] ? `${dur(m[1])}＋` : ''}读秒${m[2]}次${dur(m[3])}`;
-  }
-  if ((m = /^(.+) \+ (\S+) Fischer(?: \(max (.+)\))?$/.exec(text))) {
-    return `${dur(m[1])}，每步加${dur(m[2])}${m[3] ? `（上限${dur(m[3])}）` : ''}`;
-  }
-  if ((m = /^(?:(.+) \+ )?(\d+) moves? \/ (.+?)( \(carry over\))?$/.exec(text))) {
-    return `${m[1] ? `${dur(m[1])}＋` : ''}每${dur(m[3])}${m[2]}步${m[4] ? '（累计）' : ''}`;
-  }
-  return text;
 }
 
 /**

@@ -8,14 +8,13 @@
 import { ApiError, get, post } from './api.js';
 import { BoardView } from './board.js';
 import { ClockView } from './clock-view.js';
-import { at, leadText } from './analysis-strings.js';
 import { blackZi, countPosition } from './counting.js';
 import { h, replace } from './dom.js';
 import { icon, iconButton } from './icons.js';
 import { Applied, GameModel, seatColour } from './game-model.js';
 import { fromGtp, opponent, toGtp } from './goban.js';
 import { colorName, t } from './i18n.js';
-import { clockFace, pointsText, timeAnswer, timeControlText, ziText } from './format.js';
+import { clockFace, leadText, pointsText, timeAnswer, ziText } from './format.js';
 import { refreshNotices } from './notice-banner.js';
 import { hides, onRelations, relationsLoaded } from './relations.js';
 import { reportDialog } from './report-dialog.js';
@@ -863,7 +862,7 @@ class GamePage {
       h('span.result-label', null, t('result.title')), main, alt,
       h('div.result-actions', null,
         h('a.button.ghost', { href: `/api/games/${m.id}/sgf`, download: `shoutan-${m.id}.sgf`, dataset: { sgf: '' } }, icon('download'), t('game.sgf')),
-        h('a.button.primary', { href: `/game/${m.id}/analysis`, dataset: { link: '', analyse: '' } }, at('game.analyse'))));
+        h('a.button.primary', { href: `/game/${m.id}/analysis`, dataset: { link: '', analyse: '' } }, t('game.analyse'))));
   }
 
   /** The figures of the count: both sides in 子 and points, and the result they give. */
@@ -962,7 +961,7 @@ class GamePage {
     // A rated game allows no position judgement (the server refuses it):
     // the button stays disabled, its tooltip and a note under the buttons say why.
     const rated = m.settings.rated;
-    const estimateNote = rated ? h('p.controls-note', { id: `estimate-note-${m.id}`, dataset: { role: 'estimate-note' } }, at('estimate.error.estimate_not_allowed')) : null;
+    const estimateNote = rated ? h('p.controls-note', { id: `estimate-note-${m.id}`, dataset: { role: 'estimate-note' } }, t('estimate.error.estimate_not_allowed')) : null;
     const pass = () => { this.confirming = null; this.act({ type: 'pass' }); };
     const passing = this.confirming === 'pass' && play && myTurn
       ? h('span.confirm', { dataset: { confirm: 'pass' } }, t('game.confirm.pass'),
@@ -987,7 +986,7 @@ class GamePage {
       h('button.ghost', {
         type: 'button', dataset: { action: 'estimate' }, disabled: !play || rated,
         title: estimateNote?.textContent, 'aria-describedby': estimateNote?.id, onclick: () => this.estimate(),
-      }, at('estimate')),
+      }, t('estimate')),
       passing,
       resign,
       estimateNote);
@@ -997,10 +996,10 @@ class GamePage {
   async estimate() {
     try {
       const j = await post(`/api/games/${this.id}/estimate`);
-      toast(at('estimate.result', { lead: leadText(j.black_lead), zi: j.black_lead_zi.toFixed(1), left: j.uses_left ?? '—' }), 'info', 6000, 'estimate');
+      toast(t('estimate.result', { lead: leadText(j.black_lead), zi: j.black_lead_zi.toFixed(1), left: j.uses_left ?? '—' }), 'info', 6000, 'estimate');
     } catch (e) {
       const key = `estimate.error.${e.code}`;
-      toast(at(key) === key ? e.message : at(key), 'error', 6000, 'estimate');
+      toast(t(key) === key ? e.message : t(key), 'error', 6000, 'estimate');
     }
   }
 
@@ -1039,7 +1038,7 @@ class GamePage {
         item(t('col.rules'), t(`rules.${s.ruleset_name}`)),
         item(t('game.komi'), komiText(s.komi)),
         stones ? item(t('game.handicap'), String(stones)) : null,
-        item(t('col.time'), settings.lang === 'zh' ? s.time_control_zh : timeControlText(s.time_control, 'en')),
+        item(t('col.time'), settings.lang === 'zh' ? s.time_control_zh : s.time_control),
         item(t('col.mode'), s.rated ? t('game.rated') : t('game.casual')),
         colours ? item(t('form.colour'), colours) : null),
       h('a.button.ghost', { href: `/api/games/${m.id}/sgf`, download: `shoutan-${m.id}.sgf` }, icon('download'), t('game.sgf')));

@@ -1,6 +1,11 @@
 // The words of the interface in Chinese and English. `t(key, vars)` gives
-// the text in the language of the settings, with `{name}` filled in.
+// the text in the language of the settings, with `{name}` filled in: the
+// one lookup of every page, over one dictionary per language merged from
+// this file's words, the tournament pages' (event-strings.js) and the
+// analysis board's (analysis-strings.js).
 
+import { analysisWords } from './analysis-strings.js';
+import { eventWords } from './event-strings.js';
 import { rankText } from './format.js';
 import { settings } from './settings.js';
 
@@ -1147,27 +1152,28 @@ const zh = {
   'proverbs.start': '初始局面',
 };
 
-const dictionaries = { en, zh };
+/**
+ * The dictionaries merged here, by where they are kept; no key is in two
+ * of them (the unit tests see to it), so none shadows another.
+ */
+export const sources = { interface: { en, zh }, events: eventWords, analysis: analysisWords };
+
+/** One dictionary per language: every page's words. */
+const dictionaries = {
+  en: { ...en, ...eventWords.en, ...analysisWords.en },
+  zh: { ...zh, ...eventWords.zh, ...analysisWords.zh },
+};
 
 /**
- * The one lookup of every page's words: the text of `key` in `dictionaries`
- * (`{en, zh}`) in the current language, else in English, else the key
+ * The text of `key` in the current language, else in English, else the key
  * itself; `{name}` filled in from `vars` when they are given.
- * @param {{en: Record<string, string>, zh: Record<string, string>}} dictionaries
  * @param {string} key
  * @param {Record<string, string | number>} [vars]
  */
-export function translate(dictionaries, key, vars) {
+export function t(key, vars) {
   const text = dictionaries[settings.lang]?.[key] ?? dictionaries.en[key] ?? key;
   return vars ? text.replace(/\{(\w+)\}/g, (_, k) => String(vars[k] ?? '')) : text;
 }
-
-/**
- * The text of `key` in the current language.
- * @param {keyof typeof en} key
- * @param {Record<string, string | number>} [vars]
- */
-export const t = (key, vars) => translate(dictionaries, key, vars);
 
 /**
  * What a refusal of the HTTP API says, in the current language when the
@@ -1176,7 +1182,7 @@ export const t = (key, vars) => translate(dictionaries, key, vars);
  */
 export function apiErrorText(err) {
   const key = `api.${err.code}`;
-  return key in en ? t(/** @type {keyof typeof en} */ (key)) : err.message;
+  return key in en ? t(key) : err.message;
 }
 
 /** A rank (`5k`, `3d`, `9p`) as the current language writes it. */
@@ -1188,5 +1194,38 @@ export const ratingRankName = (rating) => rankName(`${rating.rank}${rating.provi
 /** The name of a colour in the current language. */
 export const colorName = (color) => t(color === 'black' ? 'game.black' : 'game.white');
 
-/** Every key, for the test that both languages have them all. */
-export const keys = { en: Object.keys(en), zh: Object.keys(zh) };
+/** A move as the engine writes it (`D4`, `pass`), a pass in the current language. */
+export function moveName(gtp) {
+  return gtp === 'pass' ? t('pass') : gtp;
+}
+
+/**
+ * The two sides' column heads of an event's pairings, first mover first, as
+ * its game names them (the server's `colours`: weiqi black and white, chess
+ * white and black, xiangqi red and black).
+ */
+export function sideHeads(event) {
+  return (event.colours ?? ['black', 'white']).map((c) => t(`events.${c}`));
+}
+
+/** The results the server writes (`B+`, `Draw`, `Both lose`…), by their key in event-strings.js. */
+const OUTCOMES = {
+  'B+': 'black', 'W+': 'white', 'B+F': 'blackForfeit', 'W+F': 'whiteForfeit',
+  Draw: 'draw', 'Both lose': 'bothLose', Void: 'void', Unplayed: 'unplayed',
+};
+
+/** A result of an event's game in the current language; any other text as it is. */
+export function outcomeName(result) {
+  return OUTCOMES[result] ? t(`events.outcome.${OUTCOMES[result]}`) : result;
+}
+
+/**
+ * A column of the standings as the server heads it (`TOTAL`, `SOS-1`,
+ * `B2` for board 2, `BEST`) in the current language; any other as it is.
+ */
+export function columnName(header) {
+  const board = /^B(\d+)$/.exec(header);
+  if (board) return t('events.boardN', { n: board[1] });
+  const key = `events.col.${header.toLowerCase()}`;
+  return key in eventWords.en ? t(key) : header;
+}

@@ -6,7 +6,7 @@ import { del, get, post } from './api.js';
 import { challengeDialog, computerLevelList, levelSelect } from './challenge-form.js';
 import { authDialog, segmented } from './dialogs.js';
 import { debounce, h, replace } from './dom.js';
-import { timeControlShort, timeControlText, timeSystem } from './format.js';
+import { timeControlShort, timeSystem } from './format.js';
 import { apiErrorText, rankName, t } from './i18n.js';
 import { navigate } from './router.js';
 import { onSession, session } from './session.js';
@@ -62,8 +62,12 @@ export function lobbyPage(root) {
   const computer = { level: 1, size: 9, time: '10+5×30s', rated: false };
 
   const me = () => session.user;
-  /** The clock in a few characters, its system named below, the whole in the tooltip. */
-  const timeCell = (text) => h('div.c-time', { title: timeControlText(text, settings.lang) },
+  /**
+   * A challenge's or game's clock in a few characters, its system named
+   * below, the whole in the tooltip as the server writes it in the
+   * viewer's language.
+   */
+  const timeCell = ({ time_control: text, time_control_zh: zh }) => h('div.c-time', { title: settings.lang === 'zh' && zh ? zh : text },
     h('span.time-short', null, timeControlShort(text, settings.lang)),
     h('span.time-system', null, t(`form.time.${timeSystem(text)}`)));
 
@@ -93,7 +97,7 @@ export function lobbyPage(root) {
         h('div.c-player', null, playerLink(c.challenger, c.challenger_rank), own ? h('span.tag', null, t('lobby.yours')) : null,
           c.opponent ? h('span.tag.private', null, t('lobby.for', { name: c.opponent })) : null, modeTag),
         h('div.c-size', null, `${c.size}×${c.size}`),
-        timeCell(c.time_control),
+        timeCell(c),
         h('div.c-rules', null, t(`rules.${c.ruleset}`), handicap),
         h('div.c-mode', null, colour, h('span', { class: c.rated ? 'rated' : 'casual' }, c.rated ? t('lobby.rated') : t('lobby.casual'))),
         h('div.c-act', null, action));
@@ -111,7 +115,7 @@ export function lobbyPage(root) {
         h('span.side', null, dot('black'), h('span.name', null, g.black.name), h('span.rank', null, rankName(g.black.rank))),
         h('span.side', null, dot('white'), h('span.name', null, g.white.name), h('span.rank', null, rankName(g.white.rank)))),
       h('div.c-size', null, `${g.size}×${g.size}`),
-      timeCell(g.time_control),
+      timeCell(g),
       h('div.c-rules', null, t(`rules.${g.ruleset}`)),
       h('div.c-mode', null, h('span', { class: g.rated ? 'rated' : 'casual' }, g.rated ? t('lobby.rated') : t('lobby.casual'))),
       h('div.c-act', null, h('span.button.ghost.small', null, t('lobby.watch')))));

@@ -3,13 +3,11 @@
 
 import { accountPage } from './account-page.js';
 import { analysisPage } from './analysis-page.js';
-import { at } from './analysis-strings.js';
 import { authDialog, settingsDialog } from './dialogs.js';
 import { h, replace } from './dom.js';
 import { eventListPage } from './event-list-page.js';
 import { eventPage } from './event-page.js';
 import { eventSheetPage } from './event-sheet-page.js';
-import { et } from './event-strings.js';
 import { icon } from './icons.js';
 import { gamePage } from './game-page.js';
 import { ratingRankName, t } from './i18n.js';
@@ -64,8 +62,8 @@ function renderHeader() {
     }, icon('menu')),
     h('nav.main-nav', { id: 'main-nav' },
       nav('/', t('nav.play'), path === '/'),
-      nav('/events', et('nav.events'), path.startsWith('/events')),
-      nav('/analysis', at('nav.analysis'), path === '/analysis'),
+      nav('/events', t('nav.events'), path.startsWith('/events')),
+      nav('/analysis', t('nav.analysis'), path === '/analysis'),
       navTo('problems', '/problems', t('nav.problems'), path.startsWith('/problems')),
       user ? nav(`/player/${encodeURIComponent(user.name)}`, t('nav.profile'), path === `/player/${encodeURIComponent(user.name)}`) : null,
       user ? navTo('account', '/account', t('nav.account'), path === '/account') : null,

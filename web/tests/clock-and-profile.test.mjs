@@ -51,31 +51,29 @@ describe('byo-yomi calls, resignation, settings, search and profile', needsChrom
 
   it('has every word of the interface in both languages', async () => {
     await carol.goto(`${server.base}/`);
-    for (const module of ['/js/i18n.js', '/js/analysis-strings.js', '/js/event-strings.js']) {
-      const keys = await carol.evaluate(async (m) => (await import(m)).keys, module);
-      assert.ok(keys.en.length > 50, `${module} has its words`);
-      assert.deepEqual([...keys.zh].sort(), [...keys.en].sort(), module);
+    const sources = await carol.evaluate(async () => {
+      const { sources: all } = await import('/js/i18n.js');
+      return Object.fromEntries(Object.entries(all).map(([name, words]) => [name, { en: Object.keys(words.en), zh: Object.keys(words.zh) }]));
+    });
+    assert.deepEqual(Object.keys(sources), ['interface', 'events', 'analysis']);
+    for (const [name, keys] of Object.entries(sources)) {
+      assert.ok(keys.en.length > 50, `${name} has its words`);
+      assert.deepEqual([...keys.zh].sort(), [...keys.en].sort(), name);
     }
   });
 
   it('looks every word up the same way on every page', async () => {
     await carol.goto(`${server.base}/`);
     const words = await carol.evaluate(async () => {
-      const { translate } = await import('/js/i18n.js');
+      const { t } = await import('/js/i18n.js');
       const { settings } = await import('/js/settings.js');
-      const dictionaries = { en: { hi: 'Hello {name}', only: 'English only' }, zh: { hi: '你好{name}' } };
       const lang = settings.lang;
       settings.lang = 'zh';
-      const said = [
-        translate(dictionaries, 'hi', { name: '李' }),
-        translate(dictionaries, 'only'),
-        translate(dictionaries, 'missing'),
-        translate(dictionaries, 'hi'),
-      ];
+      const said = [t('lobby.watch'), t('events.round', { n: 2 }), t('moveInfo', { n: 3, what: 'D4' }), t('missing'), t('events.round')];
       settings.lang = lang;
       return said;
     });
-    assert.deepEqual(words, ['你好李', 'English only', 'missing', '你好{name}']);
+    assert.deepEqual(words, ['观战', '第2轮', '第3手：D4', 'missing', '第{n}轮']);
   });
 
   it('challenges a named player, who alone sees it and accepts', async () => {

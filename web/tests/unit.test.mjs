@@ -1,14 +1,15 @@
 // The client's pure modules, in Node without a browser: the board and its
 // captures (spec §2), star points and handicaps (§6), the count shown in
 // the counting phase (§5), the clocks as they run down (docs/spec/time.md),
-// and the game model's versioned events.
+// the game model's versioned events, and the words of the interface: one
+// dictionary per language, merged from files that share no key.
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import { blackZi, countPosition } from '../js/counting.js';
 import {
-  advance, byoYomiFace, clientName, clockFace, rankText, signedText, timeAnswer, timeControlShort, timeControlText, timeSystem, ziText,
+  advance, byoYomiFace, clientName, clockFace, rankText, signedText, timeAnswer, timeControlShort, timeSystem, ziText,
 } from '../js/format.js';
 import { Applied, GameModel } from '../js/game-model.js';
 import {
@@ -16,6 +17,11 @@ import {
 } from '../js/goban.js';
 
 globalThis.performance ??= /** @type {any} */ ({ now: () => Date.now() });
+// What settings.js reads of the browser when it loads (i18n.js imports it).
+globalThis.navigator ??= /** @type {any} */ ({ languages: ['en'] });
+globalThis.matchMedia ??= /** @type {any} */ (() => ({ matches: false }));
+const { sources, t } = await import('../js/i18n.js');
+const { settings } = await import('../js/settings.js');
 
 const gtp = (size, points) => points.map((p) => toGtp(size, p.x, p.y));
 const CHINESE = { counting: 'area', group_tax: 0, handicap_compensation: 'n', komi: 7.5 };
@@ -181,15 +187,6 @@ describe('the clocks (docs/spec/time.md)', () => {
     assert.equal(clockFace(-5), '0:00');
   });
 
-  it('says time controls in Chinese', () => {
-    assert.equal(timeControlText('10 min + 5×30s byo-yomi', 'zh'), '10分＋读秒5次30秒');
-    assert.equal(timeControlText('3×10s byo-yomi', 'zh'), '读秒3次10秒');
-    assert.equal(timeControlText('absolute 1h', 'zh'), '包干1小时');
-    assert.equal(timeControlText('10 min + 15 moves / 10 min (carry over)', 'zh'), '10分＋每10分15步（累计）');
-    assert.equal(timeControlText('5 min + 10s Fischer (max 10 min)', 'zh'), '5分，每步加10秒（上限10分）');
-    assert.equal(timeControlText('10 min + 5×30s byo-yomi', 'en'), '10 min + 5×30s byo-yomi');
-  });
-
   it('shortens time controls for lists', () => {
     assert.equal(timeControlShort('10 min + 5×30s byo-yomi', 'en'), '10m+5×30s');
     assert.equal(timeControlShort('1h 55 min + 5×60s byo-yomi', 'zh'), '1小时55分+5×60秒');
@@ -311,5 +308,50 @@ describe('a session’s browser', () => {
     assert.equal(clientName('Mozilla/5.0 (Macintosh; Intel Mac OS X 10.15; rv:127.0) Gecko/20100101 Firefox/127.0'), 'Firefox 127 · macOS');
     assert.equal(clientName('Mozilla/5.0 (Linux; Android 14) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36'), 'Chrome 126 · Android');
     assert.equal(clientName('curl/8.0'), 'curl/8.0');
+  });
+});
+
+describe('the words of the interface', () => {
+  it('keeps each key in one dictionary only, so that none shadows another', () => {
+    const owner = new Map();
+    const twice = [];
+    for (const [name, words] of Object.entries(sources)) {
+      for (const key of new Set([...Object.keys(words.en), ...Object.keys(words.zh)])) {
+        if (owner.has(key)) twice.push(`${key}: ${owner.get(key)} and ${name}`);
+        owner.set(key, name);
+      }
+    }
+    assert.deepEqual(twice, []);
+    assert.ok(owner.size > 500, `${owner.size} keys`);
+  });
+
+  it('has every key in English and in Chinese', () => {
+    for (const [name, words] of Object.entries(sources)) {
+      assert.ok(Object.keys(words.en).length > 50, `${name} has its words`);
+      for (const lang of ['en', 'zh']) {
+        const other = lang === 'en' ? words.zh : words.en;
+        const missing = Object.keys(other).filter((key) => typeof words[lang][key] !== 'string' || !words[lang][key]);
+        assert.deepEqual(missing, [], `${name}: keys without ${lang} text`);
+      }
+    }
+  });
+
+  it('looks up the words of every page through the one t', () => {
+    const lang = settings.lang;
+    try {
+      settings.lang = 'zh';
+      assert.equal(t('lobby.watch'), sources.interface.zh['lobby.watch']);
+      assert.equal(t('events.round', { n: 3 }), '第3轮');
+      assert.equal(t('moveInfo', { n: 3, what: '● 停一手' }), '第3手：● 停一手');
+      // The analysis board's short texts and the game's long ones both stay.
+      assert.equal(t('analysis.illegal.ko'), '劫：须先在别处找劫');
+      assert.equal(t('illegal.ko'), '打劫：不能立即提回，须先在别处落一手。');
+      assert.equal(t('no.such.key'), 'no.such.key');
+      settings.lang = 'en';
+      assert.equal(t('events.round', { n: 3 }), 'Round 3');
+      assert.equal(t('nav.analysis'), 'Analysis');
+    } finally {
+      settings.lang = lang;
+    }
   });
 });

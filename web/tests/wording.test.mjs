@@ -5,7 +5,8 @@
 // pass is 停一手 in the move list and the review; the review levels are
 // described in Chinese; each mistake is numbered once, with its win rate
 // and score changes signed as they happened; the review graph has axes
-// and a legend naming its two lines.
+// and a legend naming its two lines. A time control is the server's text
+// in the reader's language (issue 34, item 3), never parsed back here.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -188,5 +189,43 @@ describe('the words of the interface, in Chinese and English', needsChromium(), 
     assert.equal(await tom.locator('[data-graph]').getAttribute('aria-label'), 'Black’s win rate (0 to 100%) and score lead over the game, moves 0 to 4');
     assert.equal(await tom.locator('[data-level-cost=deep]').innerText(), `Deep review: ${visits.deep} visits a position: several minutes for a 250-move 19×19 game`);
     await screenshot(tom, 'review-en');
+  });
+
+  it('says a time control as the server writes it in the reader’s language: in the lobby and on the game page', async () => {
+    const english = '10 min + 5×30s byo-yomi';
+    const chinese = '基本用时10分钟，读秒5次30秒';
+    const headers = { 'X-Shoutan-Request': '1' };
+    const challenge = await tom.request.post(`${server.base}/api/challenges`, { headers, data: { size: 9, colour: 'black', rated: false, time_control: english } });
+    assert.equal(challenge.status(), 201, await challenge.text());
+    const made = await challenge.json();
+    assert.deepEqual([made.time_control, made.time_control_zh], [english, chinese]);
+
+    // The open challenge: the clock in a few characters, the whole in the tooltip.
+    const challengeTime = (page) => page.locator(`[data-challenge="${made.id}"] .c-time`);
+    await mei.goto(`${server.base}/`);
+    await challengeTime(mei).waitFor({ state: 'attached' });
+    assert.equal(await challengeTime(mei).getAttribute('title'), chinese);
+    assert.equal(await challengeTime(mei).locator('.time-short').textContent(), '10分+5×30秒');
+    await tom.goto(`${server.base}/`);
+    await challengeTime(tom).waitFor({ state: 'attached' });
+    assert.equal(await challengeTime(tom).getAttribute('title'), english);
+    assert.equal(await challengeTime(tom).locator('.time-short').textContent(), '10m+5×30s');
+
+    // The game it starts, in the list of live games and on its page.
+    const accepted = await mei.request.post(`${server.base}/api/challenges/${made.id}/accept`, { headers, data: {} });
+    assert.equal(accepted.status(), 201, await accepted.text());
+    const id = (await accepted.json()).id;
+    for (const [page, text] of [[mei, chinese], [tom, english]]) {
+      await page.goto(`${server.base}/`);
+      const cell = page.locator(`.live-game[data-game="${id}"] .c-time`);
+      await cell.waitFor({ state: 'attached' });
+      assert.equal(await cell.getAttribute('title'), text);
+      await page.goto(`${server.base}/game/${id}`);
+      await page.locator('[data-tab=info]').click();
+      const info = page.locator('[data-role=info] dd');
+      await info.first().waitFor();
+      assert.ok((await info.allInnerTexts()).includes(text), (await info.allInnerTexts()).join(' | '));
+    }
+    await wsCommands(mei, id, 1, [{ type: 'resign' }]);
   });
 });

@@ -60,6 +60,9 @@ pub struct ChallengeView {
     pub colour: ColourRequest,
     /// The clock, as text.
     pub time_control: String,
+    /// The clock in Chinese (empty from an instance that predates it).
+    #[serde(default)]
+    pub time_control_zh: String,
     /// Art. 22.5's option.
     pub time_out: shoutan_clock::TimeOutRule,
     /// Rated or casual.
@@ -95,6 +98,7 @@ impl ChallengeView {
             handicap: s.handicap,
             colour: s.colour,
             time_control: s.time_control.to_string(),
+            time_control_zh: s.time_control.text_zh(),
             time_out: s.time_out,
             rated: s.rated,
             mode: s.mode,
@@ -142,6 +146,9 @@ pub struct LiveGameView {
     pub ruleset: String,
     /// The clock, as text.
     pub time_control: String,
+    /// The clock in Chinese (empty from an instance that predates it).
+    #[serde(default)]
+    pub time_control_zh: String,
     /// Rated or casual.
     pub rated: bool,
     /// When it began (ms).
@@ -161,6 +168,7 @@ impl LiveGameView {
             size: s.size.get(),
             ruleset: s.ruleset.to_string(),
             time_control: s.time_control.to_string(),
+            time_control_zh: s.time_control.text_zh(),
             rated: s.rated,
             created_at,
         }

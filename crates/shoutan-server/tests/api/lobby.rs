@@ -35,6 +35,10 @@ async fn challenges_are_listed_and_pushed(backend: Backend) {
         pushed["challenge"]["time_control"],
         "10 min + 5×30s byo-yomi"
     );
+    assert_eq!(
+        pushed["challenge"]["time_control_zh"],
+        "基本用时10分钟，读秒5次30秒"
+    );
     assert_eq!(pushed["challenge"]["challenger_rank"], "3d");
 
     // A challenge to lee: lee sees it, the anonymous watcher and zhou do not.
@@ -77,6 +81,10 @@ async fn challenges_are_listed_and_pushed(backend: Backend) {
     let started = watcher.next_of("game_started").await;
     assert_eq!(started["game"]["white"]["name"], "ke");
     assert_eq!(started["game"]["black"]["name"], "zhou");
+    assert_eq!(
+        started["game"]["time_control_zh"],
+        "基本用时10分钟，读秒5次30秒"
+    );
     let id = game.json["id"].as_i64().unwrap();
     let view = zhou.game(id).await;
     assert_eq!(view["settings"]["size"], 13);
