@@ -24,9 +24,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use futures_util::StreamExt;
 use shoutan_clock::Instant;
 use shoutan_rules::GameResult;
-use shoutan_store::{
-    GameEnd, GameId, GameRow, GameStatus, RatingUpdate, Store, StoreError, StoredEvent,
-};
+use shoutan_store::{GameId, GameRow, GameStatus, Store, StoreError, StoredEvent};
 use tokio::sync::{OnceCell, mpsc};
 
 use super::actor::Actor;
@@ -36,7 +34,6 @@ use super::follower::Follower;
 use super::handle::{GameHandle, Msg, RECENT};
 use super::replica::{Recent, event_frame};
 use super::state::{Effects, LiveState};
-use super::view::ResultView;
 use crate::cluster::Membership;
 use crate::config::ServerConfig;
 use crate::settings::GameSettings;
