@@ -182,8 +182,9 @@ pub async fn load(store: &dyn Store, id: GameId) -> Result<Option<Loaded>, LoadE
 }
 
 impl Shared {
-    /// The shared part of the server's games, and the receiver of endings
-    /// for [`record_results`].
+    /// The shared part of the server's games, and what they publish: the
+    /// endings for [`crate::results::record_results`], the openings for
+    /// the computer players.
     pub fn new(store: Arc<dyn Store>, config: ServerConfig) -> (Arc<Shared>, Published) {
         let (endings, ended) = mpsc::unbounded_channel();
         let (opened, opening) = mpsc::unbounded_channel();

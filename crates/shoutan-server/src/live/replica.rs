@@ -25,7 +25,7 @@ use crate::time;
 pub struct Recent(VecDeque<Arc<EventFrame>>);
 
 impl Recent {
-    /// Keeps the next event's frame (the oldest goes beyond [`RECENT`]).
+    /// Keeps the next event's frame, and only the last 256 (`RECENT`).
     /// `None` — its frame could not be written — drops them all: a client
     /// that missed that event is then sent the whole game instead.
     pub fn push(&mut self, frame: Option<Arc<EventFrame>>) {
