@@ -448,7 +448,7 @@ async fn bench(
     );
     figures.spectators_held = spectators;
     figures.entered_counting = (args.counting > 0).then_some(counted);
-    figures.print(args.json);
+    figures.print(args.json)?;
     if failures > 0 || durable < total.acknowledged {
         eprintln!(
             "{failures} games failed; {} moves missing from the log",
@@ -1143,10 +1143,10 @@ impl Figures {
         }
     }
 
-    fn print(&self, json: bool) {
+    fn print(&self, json: bool) -> anyhow::Result<()> {
         if json {
-            println!("{}", serde_json::to_string(self).unwrap_or_default());
-            return;
+            println!("{}", serde_json::to_string(self)?);
+            return Ok(());
         }
         println!(
             "{} games, {} s measured after {} s warm-up, asked {} moves/s",
@@ -1201,5 +1201,6 @@ impl Figures {
             "  durable: {} moves in the log for {} acknowledged",
             self.durable_moves, self.acknowledged_moves
         );
+        Ok(())
     }
 }
