@@ -57,6 +57,7 @@ pub mod priority;
 pub mod problems;
 pub mod rank_rule;
 pub mod rating;
+pub mod result_view;
 pub mod results;
 pub mod review;
 pub mod routes;

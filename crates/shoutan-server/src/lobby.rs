@@ -21,8 +21,8 @@ use crate::accounts::session::Visitor;
 use crate::automatch::{self, Seekers};
 use crate::error::{ApiError, ErrorCode};
 use crate::extract::Params;
-use crate::live::frame::written;
-use crate::live::view::ResultView;
+use crate::net::socket::{HARD_LIMIT, close_after, written};
+use crate::result_view::ResultView;
 use crate::settings::{
     ChallengeSettings, ColourRequest, GameSettings, HandicapRequest, Mode, Partners, Seat,
 };
@@ -665,8 +665,8 @@ pub async fn lobby_ws(
     };
     Ok(ws
         .read_buffer_size(8 * 1024)
-        .max_message_size(crate::live::ws::HARD_LIMIT)
-        .max_frame_size(crate::live::ws::HARD_LIMIT)
+        .max_message_size(HARD_LIMIT)
+        .max_frame_size(HARD_LIMIT)
         .on_upgrade(move |socket| async move {
             let _open = crate::metrics::OpenSocket::open("lobby");
             let mut connection = LobbyConnection {
@@ -736,7 +736,7 @@ impl LobbyConnection {
             let out = tokio::select! {
                 incoming = socket.recv() => match incoming {
                     Some(Ok(Message::Close(_))) | None => return,
-                    Some(Err(e)) => return crate::live::ws::close_after(&mut socket, e).await,
+                    Some(Err(e)) => return close_after(&mut socket, e).await,
                     Some(Ok(Message::Text(text))) => {
                         let answer = self.message(&text).await;
                         if !send(&mut socket, &answer).await {

@@ -9,10 +9,10 @@ use shoutan_store::{GameEnd, GameStatus, RatingUpdate, Store, StoreError};
 use tokio::sync::mpsc;
 
 use crate::live::registry::Ending;
-use crate::live::view::ResultView;
 use crate::lobby::Lobby;
 use crate::rank_rule::next_standing;
 use crate::rating::{after_game, rank_of};
+use crate::result_view::ResultView;
 
 /// Records each ending: the game's status and result and, for a rated
 /// game, both players' new ratings, in one write; then tells the lobby.

@@ -14,6 +14,7 @@ use super::presence::PresenceFrame;
 use super::protocol::ErrorFrame;
 use super::state::{Effects, LiveState};
 use super::view::{ClockView, GameView, StateView, points};
+use crate::net::socket::written;
 
 /// A frame of a game's socket.
 #[derive(Serialize)]
@@ -108,20 +109,6 @@ pub enum Hidden {
 
 fn as_presence_frame<S: Serializer>(frame: &&PresenceFrame, s: S) -> Result<S::Ok, S::Error> {
     ServerFrame::Presence(frame).serialize(s)
-}
-
-/// Writes `frame` as JSON text; `None` — logged, and counted in
-/// `shoutan_unwritable_frames_total` — when it cannot be written, so that
-/// no socket is ever sent an empty message in its place.
-pub fn written<T: Serialize + ?Sized>(socket: &'static str, frame: &T) -> Option<Utf8Bytes> {
-    match serde_json::to_string(frame) {
-        Ok(text) => Some(Utf8Bytes::from(text)),
-        Err(e) => {
-            tracing::error!("a {socket} frame cannot be written: {e}");
-            metrics::counter!("shoutan_unwritable_frames_total", "socket" => socket).increment(1);
-            None
-        }
-    }
 }
 
 /// The error frame that stands for an answer that cannot be written; it

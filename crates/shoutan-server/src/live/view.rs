@@ -3,36 +3,13 @@
 
 use serde::Serialize;
 use shoutan_clock::{Arrival, Instant, Reading, Status};
-use shoutan_rules::{ByColor, Color, GameResult, Handicap, Phase, Point, Ruleset, Vertex};
+use shoutan_rules::{ByColor, Color, Handicap, Phase, Point, Ruleset, Vertex};
 use shoutan_store::UserId;
 
 use super::event::ChatChannel;
 use super::state::{ChatLine, LiveState, Offers};
+use crate::result_view::ResultView;
 use crate::settings::{ColourDecision, Partners, Seat};
-
-/// A result in both notations.
-#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
-pub struct ResultView {
-    /// `B+1.5`, `W+R`, `Draw`, `Void`.
-    pub international: String,
-    /// 黑胜3/4子, 白中盘胜, 和棋.
-    pub chinese: String,
-    /// The winner, if one player won.
-    pub winner: Option<Color>,
-    /// The result as data.
-    pub detail: GameResult,
-}
-
-impl From<GameResult> for ResultView {
-    fn from(r: GameResult) -> ResultView {
-        ResultView {
-            international: r.international(),
-            chinese: r.chinese(),
-            winner: r.winner(),
-            detail: r,
-        }
-    }
-}
 
 /// Both clocks at an instant.
 #[derive(Clone, Debug, Serialize)]

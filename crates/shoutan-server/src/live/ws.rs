@@ -7,7 +7,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade, close_code};
+use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query, State};
 use axum::response::Response;
 use futures_util::SinkExt;
@@ -23,19 +23,10 @@ use super::protocol::{ClientMessage, ErrorFrame, id_of, parse};
 use crate::AppState;
 use crate::accounts::session::Visitor;
 use crate::error::{ApiError, ErrorCode};
+use crate::net::socket::{HARD_LIMIT, close_after};
 
 /// How often the connection pings the client.
 const PING_EVERY: Duration = Duration::from_secs(5);
-/// Frames larger than this close the connection (1009); frames between
-/// `max_message` and this get a `too_large` error frame.
-pub(crate) const HARD_LIMIT: usize = 64 * 1024;
-
-/// How long a connection closed for a bad frame stays open after its close
-/// frame, so that the client reads the close code before the socket goes
-/// (the rest of an oversized frame is never read, and closing over unread
-/// data resets the connection).
-const LINGER: Duration = Duration::from_secs(1);
-
 /// Bytes read from the socket at a time. Frames are small; the library's
 /// default (128 KiB, zero-filled on every read) costs more than the game.
 const READ_BUFFER: usize = 8 * 1024;
@@ -319,34 +310,5 @@ impl Connection {
                 self.send(frame).await
             }
         }
-    }
-}
-
-/// Ends a connection whose frame could not be read, with the close code
-/// RFC 6455 gives the reason: 1009 for a frame over [`HARD_LIMIT`], 1007
-/// for a text frame that is not UTF-8, 1002 for a broken frame. A
-/// connection already gone gets nothing.
-pub(crate) async fn close_after(socket: &mut WebSocket, error: axum::Error) {
-    let (code, reason) = match error
-        .into_inner()
-        .downcast::<tungstenite::Error>()
-        .map(|e| *e)
-    {
-        Ok(tungstenite::Error::Capacity(_)) => (
-            close_code::SIZE,
-            format!("a frame is at most {HARD_LIMIT} bytes"),
-        ),
-        Ok(tungstenite::Error::Utf8(_)) => {
-            (close_code::INVALID, "a text frame must be UTF-8".to_owned())
-        }
-        Ok(tungstenite::Error::Protocol(e)) => (close_code::PROTOCOL, e.to_string()),
-        _ => return,
-    };
-    let close = Message::Close(Some(CloseFrame {
-        code,
-        reason: reason.into(),
-    }));
-    if socket.send(close).await.is_ok() {
-        tokio::time::sleep(LINGER).await;
     }
 }
