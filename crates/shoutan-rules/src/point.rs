@@ -28,6 +28,8 @@ impl BoardSize {
     pub const THIRTEEN: BoardSize = BoardSize(13);
     /// 19×19, the standard board (Art. 1).
     pub const NINETEEN: BoardSize = BoardSize(19);
+    /// The largest board, 25×25 (GTP's letters stop at Z).
+    pub const LARGEST: BoardSize = BoardSize(MAX_SIZE);
 
     /// A size between 2 and 25.
     ///

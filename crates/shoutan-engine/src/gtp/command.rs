@@ -16,22 +16,14 @@ use shoutan_clock::{
 use shoutan_rules::{BoardSize, Color, Point, Score};
 
 /// A vertex as GTP writes it, before it is placed on a board: `pass` or a
-/// letter (no I) and a row number counted from the bottom.
+/// point's name (a letter without I and a row number from the bottom).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Vertex {
     /// `pass`.
     Pass,
-    /// A point: column letter index (A = 0, I skipped) and row from the
-    /// bottom, from 1.
-    Point {
-        /// Column, from 0 at the left.
-        col: u8,
-        /// Row number as written, from 1 at the bottom.
-        number: u8,
-    },
+    /// A point, by its name.
+    Point(shoutan_rules::Vertex),
 }
-
-const LETTERS: &[u8; 25] = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
 
 impl Vertex {
     /// The point on a board of `size`, if it lies on it; `None` for a pass
@@ -40,12 +32,7 @@ impl Vertex {
     pub fn on(self, size: BoardSize) -> Option<Point> {
         match self {
             Vertex::Pass => None,
-            Vertex::Point { col, number } => {
-                let n = size.get();
-                (number >= 1 && number <= n)
-                    .then(|| size.point(col, n - number))
-                    .flatten()
-            }
+            Vertex::Point(v) => v.on(size).ok(),
         }
     }
 
@@ -54,34 +41,18 @@ impl Vertex {
             return Ok(Vertex::Pass);
         }
         let bad = || ParseError::Syntax(format!("invalid vertex {text:?}"));
-        let mut chars = text.chars();
-        let letter = chars.next().ok_or_else(bad)?.to_ascii_uppercase();
-        let col = LETTERS
-            .iter()
-            .position(|&l| char::from(l) == letter)
-            .ok_or_else(bad)?;
-        let digits = chars.as_str();
-        if digits.is_empty() || digits.len() > 2 || !digits.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(bad());
-        }
-        let number: u8 = digits.parse().map_err(|_| bad())?;
-        if number == 0 || number > 25 {
-            return Err(bad());
-        }
-        Ok(Vertex::Point {
-            col: col as u8,
-            number,
-        })
+        let vertex: shoutan_rules::Vertex = text.parse().map_err(|_| bad())?;
+        // A name no board has (row 0, beyond 25) is no vertex at all.
+        vertex.on(BoardSize::LARGEST).map_err(|_| bad())?;
+        Ok(Vertex::Point(vertex))
     }
 }
 
 impl fmt::Display for Vertex {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
+        match self {
             Vertex::Pass => f.write_str("pass"),
-            Vertex::Point { col, number } => {
-                write!(f, "{}{number}", char::from(LETTERS[usize::from(col)]))
-            }
+            Vertex::Point(v) => v.fmt(f),
         }
     }
 }
@@ -271,7 +242,7 @@ pub struct Line {
 /// use shoutan_rules::Color;
 /// let line = parse_line("7 play B d4  # the 4-4 point").unwrap();
 /// assert_eq!(line.id, Some(7));
-/// assert_eq!(line.command, Ok(Command::Play(Color::Black, Vertex::Point { col: 3, number: 4 })));
+/// assert_eq!(line.command, Ok(Command::Play(Color::Black, Vertex::Point("D4".parse().unwrap()))));
 /// assert!(parse_line("   # nothing").is_none());
 /// assert!(parse_line("fly away").unwrap().command.is_err());
 /// ```
@@ -628,7 +599,7 @@ mod tests {
             parse("play w J9"),
             Ok(Command::Play(
                 Color::White,
-                Vertex::Point { col: 8, number: 9 }
+                Vertex::Point("J9".parse().unwrap())
             ))
         );
         assert_eq!(
@@ -646,10 +617,10 @@ mod tests {
             assert!(matches!(parse(bad), Err(ParseError::Syntax(_))), "{bad}");
         }
         let size = BoardSize::NINE;
-        let v = Vertex::Point { col: 3, number: 4 };
+        let v = Vertex::Point("D4".parse().unwrap());
         assert_eq!(v.on(size).map(|p| p.to_gtp(size)), Some("D4".to_owned()));
         assert_eq!(
-            Vertex::Point { col: 9, number: 4 }.on(size),
+            Vertex::Point("K4".parse().unwrap()).on(size),
             None,
             "K4 is off 9×9"
         );
