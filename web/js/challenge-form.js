@@ -71,7 +71,7 @@ export async function challengeDialog(options = {}) {
     opponentKind: options.opponent ? 'named' : 'open',
     size: 19,
     handicap: 'none',
-    colour: 'nigiri',
+    color: 'nigiri',
     system: 'byo_yomi',
     mode: 'single',
   };
@@ -105,19 +105,19 @@ export async function challengeDialog(options = {}) {
   // Against the computer a game is casual unless the player asks for rated.
   const rated = h('input', { type: 'checkbox', name: 'rated', checked: !vsComputer });
   const ratedNote = h('small.muted', { hidden: true }, t('form.handicap.rated'));
-  const colourGroup = segmented('colour', [['nigiri', t('form.colour.nigiri')], ['black', t('form.colour.black')], ['white', t('form.colour.white')]],
-    state.colour, (v) => { state.colour = v; });
+  const colorGroup = segmented('color', [['nigiri', t('form.color.nigiri')], ['black', t('form.color.black')], ['white', t('form.color.white')]],
+    state.color, (v) => { state.color = v; });
 
   const syncHandicap = () => {
     const placed = state.handicap === 'fixed' || state.handicap === 'free';
     stonesRow.hidden = !placed;
     if (placed) {
       rated.checked = false;
-      if (state.colour === 'nigiri') colourGroup.querySelector('[data-value="white"]')?.click();
+      if (state.color === 'nigiri') colorGroup.querySelector('[data-value="white"]')?.click();
     }
     rated.disabled = placed;
     ratedNote.hidden = !placed;
-    colourGroup.querySelector('[data-value="nigiri"]')?.toggleAttribute('disabled', placed);
+    colorGroup.querySelector('[data-value="nigiri"]')?.toggleAttribute('disabled', placed);
     syncKomi();
   };
 
@@ -182,7 +182,7 @@ export async function challengeDialog(options = {}) {
         size,
         ruleset: ruleset.value,
         handicap,
-        colour: state.colour,
+        color: state.color,
         time_control: timeControl(),
         rated: rated.checked,
       };
@@ -242,7 +242,7 @@ export async function challengeDialog(options = {}) {
     segmented('handicap', [['none', t('form.handicap.none')], ['auto', t('form.handicap.auto')], ['fixed', t('form.handicap.fixed')], ['free', t('form.handicap.free')]],
       state.handicap, (v) => { state.handicap = v; syncHandicap(); }),
     stonesRow),
-  h('fieldset', null, h('legend', null, t('form.colour')), colourGroup),
+  h('fieldset', null, h('legend', null, t('form.color')), colorGroup),
   h('fieldset', null,
     h('legend', null, t('form.time')),
     segmented('system', ['byo_yomi', 'moves_per_period', 'absolute', 'fischer', 'per_move', 'none'].map((v) => [v, t(`form.time.${v}`)]),

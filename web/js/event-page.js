@@ -168,7 +168,7 @@ export function eventPage(root, { id }) {
 
   function resultCell(round, g) {
     if (g.result || !data.event.you.can_change) return h('td', { dataset: { result: '' } }, g.result ? outcomeName(g.result) : (g.game ? t('events.live') : ''));
-    const weiqi = (data.event.colours ?? ['black'])[0] === 'black';
+    const weiqi = (data.event.colors ?? ['black'])[0] === 'black';
     const select = h('select', { name: 'result' }, ...(weiqi ? RESULTS : OTHER_GAMES_RESULTS).map((r) => h('option', { value: r }, outcomeName(r))));
     return h('td', null, h('div.row', null, select,
       h('button.ghost.small', { type: 'button', dataset: { action: 'enter-result' },

@@ -9,7 +9,7 @@ import { Position, replay, startingPosition } from './goban.js';
 export const Applied = Object.freeze({ APPLIED: 'applied', OLD: 'old', GAP: 'gap' });
 
 /** The colour `userId` plays in `game` (in rengo, his team's), or 'spectator'. */
-export function seatColour(game, userId) {
+export function seatColor(game, userId) {
   if (userId === undefined || userId === null) return 'spectator';
   for (const color of ['black', 'white']) {
     if (game[color].id === userId || game.partners?.[color]?.id === userId) return color;

@@ -11,7 +11,7 @@ import { ClockView } from './clock-view.js';
 import { blackZi, countPosition } from './counting.js';
 import { h, replace } from './dom.js';
 import { icon, iconButton } from './icons.js';
-import { Applied, GameModel, seatColour } from './game-model.js';
+import { Applied, GameModel, seatColor } from './game-model.js';
 import { fromGtp, opponent, toGtp } from './goban.js';
 import { colorName, t } from './i18n.js';
 import { clockFace, leadText, pointsText, timeAnswer, ziText } from './format.js';
@@ -122,7 +122,7 @@ class GamePage {
       const [game] = await Promise.all([get(`/api/games/${this.id}`), relationsLoaded()]);
       if (this.disposed) return;
       const me = session.user;
-      this.model = new GameModel(game, seatColour(game, me?.id), me?.id ?? null);
+      this.model = new GameModel(game, seatColor(game, me?.id), me?.id ?? null);
       await this.learnPlacedHandicap();
       this.build();
     } catch (e) {
@@ -1029,7 +1029,7 @@ class GamePage {
   renderInfo() {
     const m = this.model;
     const s = m.settings;
-    const colours = { nigiri: t('game.nigiri'), ranks: t('game.byRank'), choice: t('game.byChoice') }[s.colours?.by] ?? '';
+    const colors = { nigiri: t('game.nigiri'), ranks: t('game.byRank'), choice: t('game.byChoice') }[s.colours?.by] ?? '';
     const stones = handicapStones(s.handicap);
     const item = (label, value) => h('div.info-row', null, h('dt', null, label), h('dd', null, value));
     replace(this.info,
@@ -1040,7 +1040,7 @@ class GamePage {
         stones ? item(t('game.handicap'), String(stones)) : null,
         item(t('col.time'), settings.lang === 'zh' ? s.time_control_zh : s.time_control),
         item(t('col.mode'), s.rated ? t('game.rated') : t('game.casual')),
-        colours ? item(t('form.colour'), colours) : null),
+        colors ? item(t('form.color'), colors) : null),
       h('a.button.ghost', { href: `/api/games/${m.id}/sgf`, download: `shoutan-${m.id}.sgf` }, icon('download'), t('game.sgf')));
   }
 

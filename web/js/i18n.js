@@ -103,10 +103,10 @@ const en = {
   'form.handicap.fixed': 'Fixed stones',
   'form.handicap.free': 'Free placement',
   'form.stones': 'Stones',
-  'form.colour': 'Your colour',
-  'form.colour.nigiri': 'Nigiri (猜先)',
-  'form.colour.black': 'Black',
-  'form.colour.white': 'White',
+  'form.color': 'Your colour',
+  'form.color.nigiri': 'Nigiri (猜先)',
+  'form.color.black': 'Black',
+  'form.color.white': 'White',
   'form.time': 'Time control',
   'form.time.byo_yomi': 'Byo-yomi (读秒)',
   'form.time.moves_per_period': 'Moves per period (定时限步)',
@@ -675,10 +675,10 @@ const zh = {
   'form.handicap.fixed': '固定让子',
   'form.handicap.free': '自由放置',
   'form.stones': '子数',
-  'form.colour': '执子',
-  'form.colour.nigiri': '猜先',
-  'form.colour.black': '执黑',
-  'form.colour.white': '执白',
+  'form.color': '执子',
+  'form.color.nigiri': '猜先',
+  'form.color.black': '执黑',
+  'form.color.white': '执白',
   'form.time': '计时方式',
   'form.time.byo_yomi': '读秒',
   'form.time.moves_per_period': '定时限步',
@@ -1201,11 +1201,11 @@ export function moveName(gtp) {
 
 /**
  * The two sides' column heads of an event's pairings, first mover first, as
- * its game names them (the server's `colours`: weiqi black and white, chess
+ * its game names them (the server's `colors`: weiqi black and white, chess
  * white and black, xiangqi red and black).
  */
 export function sideHeads(event) {
-  return (event.colours ?? ['black', 'white']).map((c) => t(`events.${c}`));
+  return (event.colors ?? ['black', 'white']).map((c) => t(`events.${c}`));
 }
 
 /** The results the server writes (`B+`, `Draw`, `Both lose`…), by their key in event-strings.js. */

@@ -77,7 +77,7 @@ export function lobbyPage(root) {
     const rows = [...challenges.values()].sort((a, b) => b.created_at - a.created_at).map((c) => {
       const own = me()?.name === c.challenger;
       // The colour the acceptor gets.
-      const colour = c.colour === 'nigiri' ? h('span.nigiri', { title: t('form.colour.nigiri') }, dot('black'), dot('white'))
+      const color = c.colour === 'nigiri' ? h('span.nigiri', { title: t('form.color.nigiri') }, dot('black'), dot('white'))
         : dot(c.colour === 'black' ? 'white' : 'black');
       const seats = c.mode?.kind === 'rengo' ? 3 : c.mode?.kind === 'simul' ? c.mode.boards : 1;
       const seated = (c.joined ?? []).some((j) => j.id === me()?.id);
@@ -99,7 +99,7 @@ export function lobbyPage(root) {
         h('div.c-size', null, `${c.size}×${c.size}`),
         timeCell(c),
         h('div.c-rules', null, t(`rules.${c.ruleset}`), handicap),
-        h('div.c-mode', null, colour, h('span', { class: c.rated ? 'rated' : 'casual' }, c.rated ? t('lobby.rated') : t('lobby.casual'))),
+        h('div.c-mode', null, color, h('span', { class: c.rated ? 'rated' : 'casual' }, c.rated ? t('lobby.rated') : t('lobby.casual'))),
         h('div.c-act', null, action));
     });
     tabCount.challenges.textContent = rows.length ? String(rows.length) : '';
@@ -234,7 +234,7 @@ export function lobbyPage(root) {
       : { system: 'byo_yomi', main: preset.main * 60_000, periods: preset.periods, period: preset.period * 1000 };
     button.disabled = true;
     try {
-      toGame(await post('/api/computer/games', { level: computer.level, size: computer.size, time_control, colour: 'nigiri', ruleset: 'chinese', rated: computer.rated }));
+      toGame(await post('/api/computer/games', { level: computer.level, size: computer.size, time_control, color: 'nigiri', ruleset: 'chinese', rated: computer.rated }));
     } catch (e) {
       error.textContent = apiErrorText(e);
       error.hidden = false;

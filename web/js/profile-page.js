@@ -140,12 +140,12 @@ export function profilePage(root, { name }) {
   replace(root, h('div.page-loading', null, t('misc.loading')));
 
   const gameRow = (g, player) => {
-    const colour = g.black === player ? 'black' : 'white';
-    const opp = colour === 'black' ? g.white : g.black;
+    const color = g.black === player ? 'black' : 'white';
+    const opp = color === 'black' ? g.white : g.black;
     let outcome = '';
     let cls = '';
     if (g.winner) {
-      const won = g.winner === colour;
+      const won = g.winner === color;
       outcome = t(won ? 'profile.won' : 'profile.lost');
       cls = won ? 'won' : 'lost';
     } else if (g.result === 'Draw') {
@@ -154,10 +154,10 @@ export function profilePage(root, { name }) {
     }
     return h('a.row-item.archive', { href: `/game/${g.id}`, dataset: { link: '', game: String(g.id) } },
       h('div.when.muted', null, dateText(g.ended_at ?? g.created_at, settings.lang)),
-      h('div.who', null, dot(colour), ' ', h('span', null, 'vs '), h('strong', null, opp)),
+      h('div.who', null, dot(color), ' ', h('span', null, 'vs '), h('strong', null, opp)),
       h('div.what', null, h('span.size', null, `${g.size}×${g.size}`), h('span', { class: g.rated ? 'rated' : 'casual' }, g.rated ? t('lobby.rated') : t('lobby.casual'))),
       h('div.outcome', { class: cls }, outcome, g.result ? h('span.muted', null, ` ${g.result}`) : null,
-        ratingChange(g.ratings?.[colour]?.change)));
+        ratingChange(g.ratings?.[color]?.change)));
   };
 
   (async () => {

@@ -17,10 +17,10 @@ export function simulPage(root, { id }) {
   let left = false;
 
   function board(b, host) {
-    const hostColour = b.black.id === host.id ? 'black' : 'white';
-    const guest = hostColour === 'black' ? b.white : b.black;
-    const guestColour = hostColour === 'black' ? 'white' : 'black';
-    const hostToMove = b.status === 'live' && b.to_move === hostColour;
+    const hostColor = b.black.id === host.id ? 'black' : 'white';
+    const guest = hostColor === 'black' ? b.white : b.black;
+    const guestColor = hostColor === 'black' ? 'white' : 'black';
+    const hostToMove = b.status === 'live' && b.to_move === hostColor;
     const state = b.status !== 'live' ? (b.result ?? t('simul.cancelled'))
       : hostToMove ? t('simul.hostToMove', { name: host.name })
         : t('simul.guestToMove', { name: guest.name });
@@ -29,7 +29,7 @@ export function simulPage(root, { id }) {
       dataset: { link: '', board: String(b.id), status: b.status, hostToMove: String(hostToMove) },
       class: hostToMove ? 'to-move' : '',
     },
-    h('div.c-player', null, dot(guestColour), playerLink(guest.name, guest.rank)),
+    h('div.c-player', null, dot(guestColor), playerLink(guest.name, guest.rank)),
     h('div.c-mode', null, state),
     h('div.c-size', null, b.moves === null || b.moves === undefined ? '' : t('simul.moves', { n: b.moves })));
   }

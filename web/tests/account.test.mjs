@@ -207,7 +207,7 @@ describe('the account page: sessions, password, blocks, notices, data, reset, de
 
   it('deletes the account: refused while a game is live, then the name logs in no more', async () => {
     await logIn(erin, 'erin', THIRD);
-    const challenge = await apiFrom(erin, 'POST', '/api/challenges', { size: 9, colour: 'black', rated: false, time_control: '10 min + 3×30s byo-yomi' });
+    const challenge = await apiFrom(erin, 'POST', '/api/challenges', { size: 9, color: 'black', rated: false, time_control: '10 min + 3×30s byo-yomi' });
     assert.equal(challenge.status, 201, JSON.stringify(challenge.body));
     const game = await apiFrom(frank, 'POST', `/api/challenges/${challenge.body.id}/accept`, {});
     assert.equal(game.status, 201, JSON.stringify(game.body));

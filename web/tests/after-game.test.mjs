@@ -43,7 +43,7 @@ describe('the game page after and before play', needsChromium(), () => {
 
   it('shows each player’s rating change beside him once a rated game ends', async () => {
     const { dora, eve } = players;
-    const challenge = await apiFrom(dora, 'POST', '/api/challenges', { size: 9, colour: 'black', rated: true, opponent: 'eve' });
+    const challenge = await apiFrom(dora, 'POST', '/api/challenges', { size: 9, color: 'black', rated: true, opponent: 'eve' });
     assert.equal(challenge.status, 201, JSON.stringify(challenge));
     const game = await apiFrom(eve, 'POST', `/api/challenges/${challenge.body.id}/accept`, {});
     assert.equal(game.status, 201, JSON.stringify(game));

@@ -78,7 +78,7 @@ describe('the analysis board and the AI review', needsChromium(), () => {
     await signUp(black, server.base, 'reviewer');
     await signUp(white, server.base, 'opponent');
     const headers = { 'X-Shoutan-Request': '1' };
-    const made = await black.request.post(`${server.base}/api/challenges`, { headers, data: { size: 9, colour: 'black', rated: false } });
+    const made = await black.request.post(`${server.base}/api/challenges`, { headers, data: { size: 9, color: 'black', rated: false } });
     assert.equal(made.status(), 201, await made.text());
     const accepted = await white.request.post(`${server.base}/api/challenges/${(await made.json()).id}/accept`, { headers, data: {} });
     assert.equal(accepted.status(), 201, await accepted.text());
@@ -174,7 +174,7 @@ describe('the analysis board and the AI review', needsChromium(), () => {
     await signUp(black, server.base, 'ratedblack');
     await signUp(white, server.base, 'ratedwhite');
     const headers = { 'X-Shoutan-Request': '1' };
-    const made = await black.request.post(`${server.base}/api/challenges`, { headers, data: { size: 9, colour: 'black', rated: true } });
+    const made = await black.request.post(`${server.base}/api/challenges`, { headers, data: { size: 9, color: 'black', rated: true } });
     assert.equal(made.status(), 201, await made.text());
     const accepted = await white.request.post(`${server.base}/api/challenges/${(await made.json()).id}/accept`, { headers, data: {} });
     const id = (await accepted.json()).id;

@@ -88,7 +88,7 @@ describe('byo-yomi calls, resignation, settings, search and profile', needsChrom
     await form.locator('[data-name=opponent] [data-value=named]').click();
     await form.locator('input[name=opponent]').fill('dave');
     await form.locator('[data-name=size] [data-value="9"]').click();
-    await form.locator('[data-name=colour] [data-value=black]').click();
+    await form.locator('[data-name=color] [data-value=black]').click();
     // No main time: byo-yomi from the first move, 3 periods of 10 s.
     await form.locator('input[name=main]').fill('0');
     await form.locator('input[name=periods]').fill('3');
@@ -221,7 +221,7 @@ describe('byo-yomi calls, resignation, settings, search and profile', needsChrom
     await form.locator('input[name=stones]').fill('2');
     // A handicap game is casual and has no nigiri: the form says so.
     assert.ok(await form.locator('input[name=rated]').isDisabled());
-    await form.locator('[data-name=colour] [data-value=white]').click();
+    await form.locator('[data-name=color] [data-value=white]').click();
     await form.locator('[data-name=system] [data-value=none]').click();
     await form.locator('button[type=submit]').click();
     await dave.goto(`${server.base}/`);
@@ -253,7 +253,7 @@ describe('byo-yomi calls, resignation, settings, search and profile', needsChrom
     await form.locator('[data-name=opponent] [data-value=named]').click();
     await form.locator('input[name=opponent]').fill('dave');
     await form.locator('[data-name=size] [data-value="9"]').click();
-    await form.locator('[data-name=colour] [data-value=black]').click();
+    await form.locator('[data-name=color] [data-value=black]').click();
     await form.locator('[data-name=system] [data-value=byo_yomi]').click();
     await form.locator('input[name=main]').fill('0');
     await form.locator('input[name=periods]').fill('1');

@@ -120,7 +120,7 @@ describe('playing the computer from the lobby', needsChromium(), () => {
     assert.equal(await form.locator('select[name=level]').inputValue(), '2');
     assert.equal(await form.locator('[data-name=opponent]').count(), 0, 'no opponent to name');
     await form.locator('[data-name=size] [data-value="9"]').click();
-    await form.locator('[data-name=colour] [data-value=black]').click();
+    await form.locator('[data-name=color] [data-value=black]').click();
     await form.locator('[data-name=system] [data-value=none]').click();
     await form.locator('button[type=submit]').click();
     await page.waitForURL(/\/game\/\d+$/);

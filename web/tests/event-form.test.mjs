@@ -86,7 +86,7 @@ describe('the event form in Chinese', needsChromium(), () => {
     assert.equal(event.config.settings.discipline, 'chess');
     const listed = await olga.evaluate(() => fetch('/api/events').then((r) => r.json()));
     assert.equal(listed.find((e) => String(e.id) === id).game, 'chess');
-    assert.deepEqual(event.colours, ['white', 'black']);
+    assert.deepEqual(event.colors, ['white', 'black']);
 
     // Two players join; the organiser starts round 1: no online game.
     for (const name of ['pavel', 'rosa']) {

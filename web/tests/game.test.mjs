@@ -98,7 +98,7 @@ describe('a 9×9 byo-yomi game from challenge to result', needsChromium(), () =>
     await alice.click('[data-action=create]');
     const form = alice.locator('dialog[open] form');
     await form.locator('[data-name=size] [data-value="9"]').click();
-    await form.locator('[data-name=colour] [data-value=black]').click();
+    await form.locator('[data-name=color] [data-value=black]').click();
     await form.locator('[data-name=system] [data-value=byo_yomi]').click();
     await form.locator('input[name=main]').fill('10');
     await form.locator('input[name=periods]').fill('3');

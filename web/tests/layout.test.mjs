@@ -88,7 +88,7 @@ describe('the layout and the small things a player found (issue 35)', needsChrom
 
   /** A game between `black` and `white`, started: its id. */
   async function startGame(black, white, { size = 9, rated = false } = {}) {
-    const challenge = await apiFrom(players[black], 'POST', '/api/challenges', { size, colour: 'black', rated });
+    const challenge = await apiFrom(players[black], 'POST', '/api/challenges', { size, color: 'black', rated });
     assert.equal(challenge.status, 201, JSON.stringify(challenge));
     const game = await apiFrom(players[white], 'POST', `/api/challenges/${challenge.body.id}/accept`, {});
     assert.equal(game.status, 201, JSON.stringify(game));

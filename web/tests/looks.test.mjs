@@ -75,8 +75,8 @@ describe('the client at phone, tablet and desktop sizes, light and dark', needsC
   it('fits the lobby into a phone, in Chinese by the browser’s language', async () => {
     await signUp(phone, server.base, 'xiaoming', '2k');
     await signUp(night, server.base, 'ravi', '2k');
-    await post(night, '/api/challenges', { size: 13, colour: 'nigiri', time_control: '10 min + 5×30s byo-yomi' });
-    await post(night, '/api/challenges', { size: 19, colour: 'black', rated: false, time_control: '20 min + 5×60s byo-yomi' });
+    await post(night, '/api/challenges', { size: 13, color: 'nigiri', time_control: '10 min + 5×30s byo-yomi' });
+    await post(night, '/api/challenges', { size: 19, color: 'black', rated: false, time_control: '20 min + 5×60s byo-yomi' });
     await phone.reload();
     await phone.locator('[data-challenger=ravi]').nth(1).waitFor();
     assert.equal(await phone.evaluate(() => document.documentElement.lang), 'zh-CN');

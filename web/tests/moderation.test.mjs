@@ -51,7 +51,7 @@ describe('reports, the moderators’ page, mutes, blocks', needsChromium(), () =
     await signUp(alice, server.base, 'alice', '3k');
     await signUp(bob, server.base, 'bob', '3k');
     await signUp(mona, server.base, 'mona', '1d');
-    const challenge = await apiFrom(alice, 'POST', '/api/challenges', { size: 9, colour: 'black', rated: false, time_control: '10 min + 3×30s byo-yomi' });
+    const challenge = await apiFrom(alice, 'POST', '/api/challenges', { size: 9, color: 'black', rated: false, time_control: '10 min + 3×30s byo-yomi' });
     assert.equal(challenge.status, 201, JSON.stringify(challenge.body));
     const game = await apiFrom(bob, 'POST', `/api/challenges/${challenge.body.id}/accept`, {});
     assert.equal(game.status, 201, JSON.stringify(game.body));

@@ -32,7 +32,7 @@ describe('chat and notices on the game page', needsChromium(), () => {
     await signUp(bob, server.base, 'bob', '3k');
     const request = (body) => ({ method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Shoutan-Request': '1' }, body: JSON.stringify(body) });
     const challenge = await alice.evaluate((r) => fetch('/api/challenges', r).then((x) => x.json()),
-      request({ size: 9, colour: 'black', rated: false, time_control: '10 min + 3×30s byo-yomi' }));
+      request({ size: 9, color: 'black', rated: false, time_control: '10 min + 3×30s byo-yomi' }));
     const game = await bob.evaluate(([id, r]) => fetch(`/api/challenges/${id}/accept`, r).then((x) => x.json()),
       [challenge.id, request({})]);
     for (const p of [alice, bob]) {

@@ -58,7 +58,7 @@ for (const viewport of [{ width: 390, height: 844 }, { width: 360, height: 740 }
       await desk.evaluate(() => fetch('/api/challenges', {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', 'X-Shoutan-Request': '1' },
-        body: JSON.stringify({ size: 9, colour: 'black', rated: false, time_control: '1 min + 3×10s byo-yomi' }),
+        body: JSON.stringify({ size: 9, color: 'black', rated: false, time_control: '1 min + 3×10s byo-yomi' }),
       }));
       await phone.goto(`${server.base}/`);
       const challenge = phone.locator('[data-role=challenges] [data-challenger=dora]');

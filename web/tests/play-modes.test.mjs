@@ -112,7 +112,7 @@ describe('rengo: four players, partners in turn, to a counted result', needsChro
   it('seats three who join: the second to join is the host’s partner', async () => {
     for (let i = 0; i < 4; i += 1) await signUp(order[i], server.base, names[i], '3k');
     const form = await challengeForm(order[0], 'rengo');
-    await form.locator('[data-name=colour] [data-value=black]').click();
+    await form.locator('[data-name=color] [data-value=black]').click();
     assert.equal(await form.locator('input[name=rated]').isChecked(), false, 'a rengo is casual');
     await form.locator('button[type=submit]').click();
     await order[0].locator('dialog[open]').waitFor({ state: 'detached' });
@@ -203,7 +203,7 @@ describe('simul: one host against three boards', needsChromium(), () => {
     for (let i = 0; i < 3; i += 1) await signUp(guests[i], server.base, `guest${i + 1}`, '5k');
     const form = await challengeForm(host, 'simul');
     await form.locator('input[name=boards]').fill('3');
-    await form.locator('[data-name=colour] [data-value=white]').click();
+    await form.locator('[data-name=color] [data-value=white]').click();
     await form.locator('input[name=rated]').uncheck();
     await form.locator('button[type=submit]').click();
     await host.locator('dialog[open]').waitFor({ state: 'detached' });

@@ -61,7 +61,7 @@ describe('the rank moves only after the stated run', options, () => {
   async function aliceWins() {
     const request = (body) => ({ method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Shoutan-Request': '1' }, body: JSON.stringify(body) });
     const challenge = await alice.evaluate((r) => fetch('/api/challenges', r).then((x) => x.json()),
-      request({ size: 9, colour: 'black', rated: true, opponent: 'bob' }));
+      request({ size: 9, color: 'black', rated: true, opponent: 'bob' }));
     const game = await bob.evaluate(([id, r]) => fetch(`/api/challenges/${id}/accept`, r).then((x) => x.json()), [challenge.id, request({})]);
     for (const p of [alice, bob]) await p.goto(`${server.base}/game/${game.id}`);
     await clickPoint(alice, 'E5');

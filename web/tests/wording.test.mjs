@@ -111,7 +111,7 @@ describe('the words of the interface, in Chinese and English', needsChromium(), 
   it('names a pass 停一手 and reviews the game in Chinese: levels, mistakes numbered once and signed, a graph with axes and legend', async () => {
     // Tom (Black) passes at move 3 of a 9×9 game: a mistake the review lists.
     const headers = { 'X-Shoutan-Request': '1' };
-    const challenge = await tom.request.post(`${server.base}/api/challenges`, { headers, data: { size: 9, colour: 'black', rated: false } });
+    const challenge = await tom.request.post(`${server.base}/api/challenges`, { headers, data: { size: 9, color: 'black', rated: false } });
     assert.equal(challenge.status(), 201, await challenge.text());
     const accepted = await mei.request.post(`${server.base}/api/challenges/${(await challenge.json()).id}/accept`, { headers, data: {} });
     assert.equal(accepted.status(), 201, await accepted.text());
@@ -195,7 +195,7 @@ describe('the words of the interface, in Chinese and English', needsChromium(), 
     const english = '10 min + 5×30s byo-yomi';
     const chinese = '基本用时10分钟，读秒5次30秒';
     const headers = { 'X-Shoutan-Request': '1' };
-    const challenge = await tom.request.post(`${server.base}/api/challenges`, { headers, data: { size: 9, colour: 'black', rated: false, time_control: english } });
+    const challenge = await tom.request.post(`${server.base}/api/challenges`, { headers, data: { size: 9, color: 'black', rated: false, time_control: english } });
     assert.equal(challenge.status(), 201, await challenge.text());
     const made = await challenge.json();
     assert.deepEqual([made.time_control, made.time_control_zh], [english, chinese]);

@@ -60,8 +60,8 @@ impl BoardWithLadders {
                 let mut ladders = Ladders::default();
                 search.for_each_laddered(&self.board, |loc, working_moves| {
                     ladders.stones.push(loc);
-                    let colour = usize::from(self.board.color(loc) - 1);
-                    ladders.working_moves[colour].extend_from_slice(working_moves);
+                    let color = usize::from(self.board.color(loc) - 1);
+                    ladders.working_moves[color].extend_from_slice(working_moves);
                 });
                 ladders
             })

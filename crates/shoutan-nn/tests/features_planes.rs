@@ -409,7 +409,7 @@ fn area_of_a_pass_alive_group_and_a_big_empty_region() {
 }
 
 #[test]
-fn a_region_with_a_stone_of_the_other_colour_is_no_ones() {
+fn a_region_with_a_stone_of_the_other_color_is_no_ones() {
     let mut with_stone: Vec<&str> = ALIVE.lines().collect();
     with_stone[7] = "    . . . . X . . . .";
     let inputs = inputs(&game(

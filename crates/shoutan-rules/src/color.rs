@@ -91,7 +91,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn parses_gtp_colours_in_any_case() {
+    fn parses_gtp_colors_in_any_case() {
         assert_eq!("B".parse::<Color>(), Ok(Color::Black));
         assert_eq!("white".parse::<Color>(), Ok(Color::White));
         assert_eq!("WHITE".parse::<Color>(), Ok(Color::White));

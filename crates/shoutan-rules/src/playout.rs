@@ -461,7 +461,7 @@ mod tests {
     }
 
     #[test]
-    fn the_area_counts_stones_and_one_colour_surrounded_points() {
+    fn the_area_counts_stones_and_one_color_surrounded_points() {
         let board: Board = "
             . X O .
             X X O O

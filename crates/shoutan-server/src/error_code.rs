@@ -132,7 +132,7 @@ error_codes! {
     /// A komi that is not a whole or half number within bounds.
     BadKomi => "bad_komi",
     /// Not a colour (`black`, `white`), or a colour choice the challenge does not allow.
-    BadColour => "bad_colour",
+    BadColor => "bad_color",
     /// A time control that cannot be read (English or Chinese text, or the clock's JSON).
     BadTimeControl => "bad_time_control",
     /// A rengo challenge that is not even, casual and for four players.

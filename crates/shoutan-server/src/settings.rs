@@ -68,8 +68,8 @@ pub struct ChallengeRequest {
     /// The handicap.
     #[serde(default)]
     pub handicap: HandicapRequest,
-    /// Who takes black.
-    #[serde(default)]
+    /// Who takes black (`color`; the old spelling `colour` still reads).
+    #[serde(default, rename = "color", alias = "colour")]
     pub colour: ColourRequest,
     /// The time control as text (`"10 min + 5×30s byo-yomi"`) or JSON
     /// (default: no clock).
@@ -112,7 +112,8 @@ pub struct ChallengeSettings {
     pub komi: Option<Score>,
     /// The handicap.
     pub handicap: HandicapRequest,
-    /// Colours.
+    /// Who takes black (`color`; stored challenges may say `colour`).
+    #[serde(rename = "color", alias = "colour")]
     pub colour: ColourRequest,
     /// The clock.
     pub time_control: TimeControl,
@@ -243,7 +244,7 @@ impl ChallengeRequest {
             HandicapRequest::Fixed { stones } | HandicapRequest::Free { stones } => {
                 if self.colour == ColourRequest::Nigiri {
                     return Err(bad(
-                        ErrorCode::BadColour,
+                        ErrorCode::BadColor,
                         "a handicap game has no nigiri: say whether you take black or white",
                     ));
                 }
@@ -439,7 +440,9 @@ pub struct GameSettings {
     pub time_out: TimeOutRule,
     /// Rated or casual.
     pub rated: bool,
-    /// How the colours were decided.
+    /// How the colours were decided (`colors`; stored games may say
+    /// `colours`).
+    #[serde(rename = "colors", alias = "colours")]
     pub colours: ColourDecision,
     /// Black's handicap in ranks, for rating the game as even.
     pub rating_handicap: i32,
@@ -487,7 +490,7 @@ impl GameSettings {
                 }
             }
         };
-        let (black, white, colours, handicap, komi, rating_handicap) = match challenge.handicap {
+        let (black, white, colors, handicap, komi, rating_handicap) = match challenge.handicap {
             HandicapRequest::None => {
                 let (b, w, c) = by_choice(challenger, acceptor);
                 (b, w, c, Handicap::None, ruleset.komi, 0)
@@ -547,7 +550,7 @@ impl GameSettings {
             time_control: challenge.time_control,
             time_out: challenge.time_out,
             rated: challenge.rated,
-            colours,
+            colours: colors,
             rating_handicap,
             partners: None,
             simul: None,
@@ -686,19 +689,19 @@ mod tests {
         );
         assert_eq!(
             code(r#"{"handicap": {"kind": "fixed", "stones": 3}, "rated": false}"#),
-            ErrorCode::BadColour
+            ErrorCode::BadColor
         );
         assert_eq!(
-            code(r#"{"handicap": {"kind": "fixed", "stones": 3}, "colour": "black"}"#),
+            code(r#"{"handicap": {"kind": "fixed", "stones": 3}, "color": "black"}"#),
             ErrorCode::BadHandicap
         );
         assert_eq!(
             code(
-                r#"{"size": 9, "handicap": {"kind": "fixed", "stones": 10}, "colour": "white", "rated": false}"#
+                r#"{"size": 9, "handicap": {"kind": "fixed", "stones": 10}, "color": "white", "rated": false}"#
             ),
             ErrorCode::BadHandicap
         );
-        assert!(serde_json::from_str::<ChallengeRequest>(r#"{"colour": "red"}"#).is_err());
+        assert!(serde_json::from_str::<ChallengeRequest>(r#"{"color": "red"}"#).is_err());
     }
 
     #[test]
@@ -802,12 +805,12 @@ mod tests {
     }
 
     #[test]
-    fn chosen_colours_and_nigiri() {
-        let black = request(r#"{"colour": "black"}"#).unwrap();
+    fn chosen_colors_and_nigiri() {
+        let black = request(r#"{"color": "black"}"#).unwrap();
         let mut rng = fastrand::Rng::with_seed(7);
         let g = GameSettings::resolve(&black, seat(1, "1d"), seat(2, "1d"), &mut rng).unwrap();
         assert_eq!((g.black.id, g.colours), (1, ColourDecision::Choice));
-        let white = request(r#"{"colour": "white"}"#).unwrap();
+        let white = request(r#"{"color": "white"}"#).unwrap();
         let g = GameSettings::resolve(&white, seat(1, "1d"), seat(2, "1d"), &mut rng).unwrap();
         assert_eq!(g.white.id, 1);
         // Nigiri: the stronger holds the stones, and the record says who
@@ -829,5 +832,48 @@ mod tests {
             blacks[usize::from(guesser_black)] += 1;
         }
         assert!(blacks[0] > 60 && blacks[1] > 60, "{blacks:?}");
+    }
+
+    /// `value` with its field `new` named `old` instead, as written before
+    /// the one spelling.
+    fn with_old_name(value: &impl Serialize, new: &str, old: &str) -> serde_json::Value {
+        let mut json = serde_json::to_value(value).unwrap();
+        let fields = json.as_object_mut().unwrap();
+        let field = fields.remove(new).unwrap();
+        fields.insert(old.to_owned(), field);
+        json
+    }
+
+    /// An old client's request says `colour`: it still reads.
+    #[test]
+    fn a_request_in_the_old_spelling_still_reads() {
+        let old = request(r#"{"colour": "white"}"#).unwrap();
+        assert_eq!(old.colour, ColourRequest::White);
+        assert_eq!(old, request(r#"{"color": "white"}"#).unwrap());
+    }
+
+    /// A challenge stored with `colour` still reads; it is written with
+    /// `color`.
+    #[test]
+    fn stored_challenge_settings_in_the_old_spelling_still_read() {
+        let settings = request(r#"{"color": "black", "size": 9}"#).unwrap();
+        assert_eq!(serde_json::to_value(&settings).unwrap()["color"], "black");
+        let old = with_old_name(&settings, "color", "colour");
+        assert_eq!(
+            serde_json::from_value::<ChallengeSettings>(old).unwrap(),
+            settings
+        );
+    }
+
+    /// A game's settings stored with `colours` still read; they are written
+    /// with `colors`.
+    #[test]
+    fn stored_game_settings_in_the_old_spelling_still_read() {
+        let nigiri = request("{}").unwrap();
+        let mut rng = fastrand::Rng::with_seed(3);
+        let g = GameSettings::resolve(&nigiri, seat(1, "1k"), seat(2, "1d"), &mut rng).unwrap();
+        assert_eq!(serde_json::to_value(&g).unwrap()["colors"]["by"], "nigiri");
+        let old = with_old_name(&g, "colors", "colours");
+        assert_eq!(serde_json::from_value::<GameSettings>(old).unwrap(), g);
     }
 }

@@ -475,7 +475,7 @@ mod tests {
     }
 
     #[test]
-    fn illegal_moves_name_number_colour_point_and_rule() {
+    fn illegal_moves_name_number_color_point_and_rule() {
         // Art. 5: suicide is forbidden.
         let err = replay_text("(;SZ[5];B[ba];W[cc];B[ab];W[aa])").unwrap_err();
         assert_eq!(
@@ -497,7 +497,7 @@ mod tests {
     }
 
     #[test]
-    fn two_moves_of_one_colour_give_the_turn_with_a_warning() {
+    fn two_moves_of_one_color_give_the_turn_with_a_warning() {
         let r = replay_text("(;SZ[9];B[ee];B[dd];W[cc])").unwrap();
         assert_eq!(
             r.warnings,

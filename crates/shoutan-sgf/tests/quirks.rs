@@ -230,8 +230,8 @@ fn tt_is_a_pass_on_19x19() {
 }
 
 #[test]
-fn two_moves_of_one_colour() {
-    let (_, r) = replayed("two-moves-of-one-colour.sgf");
+fn two_moves_of_one_color() {
+    let (_, r) = replayed("two-moves-of-one-color.sgf");
     assert_eq!(
         r.warnings,
         vec![Warning::OutOfTurn {

@@ -42,7 +42,7 @@ pub struct DisciplineRules {
     /// weiqi, xiangqi and army chess) or 1 (1, ½, 0, as chess counts).
     pub win_points: u8,
     /// The first mover's colour and the second's, as players name them.
-    pub colours: [&'static str; 2],
+    pub colors: [&'static str; 2],
     /// Handicap games exist (McMahon handicaps need them).
     pub handicaps: bool,
     /// Shoutan hosts the games online (weiqi); the others' results are
@@ -50,7 +50,7 @@ pub struct DisciplineRules {
     pub online: bool,
     /// Nobody gets the same colour three games running while the pairing
     /// can avoid it (chess and xiangqi alternate colours strictly).
-    pub no_third_colour_in_a_row: bool,
+    pub no_third_color_in_a_row: bool,
     /// The standings order of a Swiss event (empty: the system's, as the
     /// weiqi competition rules give it in [`crate::Settings::new`]).
     pub swiss_criteria: &'static [Criterion],
@@ -85,14 +85,14 @@ impl FromStr for Discipline {
 impl DisciplineRules {
     /// Whether the sides are weiqi's black (first) and white.
     #[must_use]
-    pub fn weiqi_colours(&self) -> bool {
-        self.colours == ["black", "white"]
+    pub fn weiqi_colors(&self) -> bool {
+        self.colors == ["black", "white"]
     }
 
     /// The colours' first letters, as crosstables write them.
     #[must_use]
-    pub fn colour_letters(&self) -> [char; 2] {
-        self.colours.map(|c| c.chars().next().unwrap_or('?'))
+    pub fn color_letters(&self) -> [char; 2] {
+        self.colors.map(|c| c.chars().next().unwrap_or('?'))
     }
 }
 
@@ -121,10 +121,10 @@ impl Discipline {
                 name: "weiqi",
                 chinese: "围棋",
                 win_points: 2,
-                colours: ["black", "white"],
+                colors: ["black", "white"],
                 handicaps: true,
                 online: true,
-                no_third_colour_in_a_row: false,
+                no_third_color_in_a_row: false,
                 swiss_criteria: &[],
                 round_robin_criteria: &[],
             },
@@ -132,10 +132,10 @@ impl Discipline {
                 name: "xiangqi",
                 chinese: "象棋",
                 win_points: 2,
-                colours: ["red", "black"],
+                colors: ["red", "black"],
                 handicaps: false,
                 online: false,
-                no_third_colour_in_a_row: true,
+                no_third_color_in_a_row: true,
                 swiss_criteria: &[C::Points, C::Sos, C::Wins, C::SecondMoverWins],
                 round_robin_criteria: &[C::Points, C::Direct, C::Sb, C::Wins],
             },
@@ -143,10 +143,10 @@ impl Discipline {
                 name: "chess",
                 chinese: "国际象棋",
                 win_points: 1,
-                colours: ["white", "black"],
+                colors: ["white", "black"],
                 handicaps: false,
                 online: false,
-                no_third_colour_in_a_row: true,
+                no_third_color_in_a_row: true,
                 swiss_criteria: &[C::Points, C::Sos, C::Sb, C::Wins, C::SecondMoverWins],
                 round_robin_criteria: &[C::Points, C::Direct, C::Sb, C::Wins],
             },
@@ -154,10 +154,10 @@ impl Discipline {
                 name: "junqi",
                 chinese: "军棋",
                 win_points: 2,
-                colours: ["first", "second"],
+                colors: ["first", "second"],
                 handicaps: false,
                 online: false,
-                no_third_colour_in_a_row: false,
+                no_third_color_in_a_row: false,
                 swiss_criteria: &[C::Points, C::Sos, C::Wins],
                 round_robin_criteria: &[C::Points, C::Direct, C::Wins],
             },
@@ -173,14 +173,14 @@ impl Discipline {
     /// Text that is not a result, or names a colour in another game.
     pub fn parse_result(self, text: &str) -> Result<Outcome, OutcomeError> {
         let t = text.trim().to_lowercase();
-        let names_colour =
+        let names_color =
             t.starts_with("b+") || t.starts_with("w+") || t == "black" || t == "white";
         let rules = self.rules();
-        if names_colour && !rules.weiqi_colours() {
-            return Err(OutcomeError::NotThisGamesColours {
+        if names_color && !rules.weiqi_colors() {
+            return Err(OutcomeError::NotThisGamesColors {
                 text: text.to_owned(),
                 game: rules.name,
-                first: rules.colours[0],
+                first: rules.colors[0],
             });
         }
         text.parse()
@@ -191,7 +191,7 @@ impl Discipline {
     /// `+:-`/`-:+` for a forfeit.
     #[must_use]
     pub fn result_text(self, outcome: Outcome) -> String {
-        if self.rules().weiqi_colours() {
+        if self.rules().weiqi_colors() {
             return outcome.to_string();
         }
         match outcome {
@@ -244,7 +244,7 @@ mod tests {
     /// Chess's white moves first: "white" or "W+" in a chess event would
     /// name the wrong side, so only colour-free results are taken there.
     #[test]
-    fn other_games_take_colour_free_results() {
+    fn other_games_take_color_free_results() {
         assert_eq!(
             Discipline::Chess.parse_result("1-0"),
             Ok(Outcome::Win(Color::Black))

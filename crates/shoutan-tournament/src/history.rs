@@ -24,7 +24,7 @@ pub(crate) struct GameEntry {
     /// Entrant index of the opponent.
     pub opponent: usize,
     /// Colour held (board 1's in a team match).
-    pub colour: Color,
+    pub color: Color,
     /// Handicap of the game (0 for team matches).
     pub handicap: u8,
     /// The result, once known (a match's from its board points).
@@ -95,7 +95,7 @@ impl History {
                         .iter()
                         .filter(|g| g.board.is_some_and(|(mi, _)| mi as usize == m))
                         .collect();
-                    for (team, other, colour) in [
+                    for (team, other, color) in [
                         (tm.black, tm.white, Color::Black),
                         (tm.white, tm.black, Color::White),
                     ] {
@@ -131,7 +131,7 @@ impl History {
                         };
                         rows[team.index()][r] = Entry::Game(GameEntry {
                             opponent: other.index(),
-                            colour,
+                            color,
                             handicap: 0,
                             result,
                             boards: per_board,
@@ -146,7 +146,7 @@ impl History {
                         let result = read(g, c);
                         rows[me.index()][r] = Entry::Game(GameEntry {
                             opponent: g.player(c.opponent()).index(),
-                            colour: c,
+                            color: c,
                             handicap: g.handicap,
                             result,
                             boards: vec![(1, result)],
@@ -210,31 +210,31 @@ impl History {
 
     /// The colours held in even games that were played, the last first:
     /// what colour allocation reads.
-    fn even_colours_from_last(&self, e: usize) -> impl Iterator<Item = Color> + '_ {
+    fn even_colors_from_last(&self, e: usize) -> impl Iterator<Item = Color> + '_ {
         self.rows[e].iter().rev().filter_map(|x| match x {
             Entry::Game(g) if g.handicap == 0 && g.result.is_some_and(PlayerResult::met) => {
-                Some(g.colour)
+                Some(g.color)
             }
             _ => None,
         })
     }
 
     /// Blacks minus whites over even games that were played.
-    pub fn colour_balance(&self, e: usize) -> i32 {
-        self.even_colours_from_last(e)
+    pub fn color_balance(&self, e: usize) -> i32 {
+        self.even_colors_from_last(e)
             .map(|c| if c == Color::Black { 1 } else { -1 })
             .sum()
     }
 
     /// The colour of the last even game played.
-    pub fn last_colour(&self, e: usize) -> Option<Color> {
-        self.even_colours_from_last(e).next()
+    pub fn last_color(&self, e: usize) -> Option<Color> {
+        self.even_colors_from_last(e).next()
     }
 
     /// The colour of the last two even games played, when it was the same
     /// in both (a third would be three in a row).
-    pub fn colour_streak(&self, e: usize) -> Option<Color> {
-        let mut last = self.even_colours_from_last(e);
+    pub fn color_streak(&self, e: usize) -> Option<Color> {
+        let mut last = self.even_colors_from_last(e);
         match (last.next(), last.next()) {
             (Some(a), Some(b)) if a == b => Some(a),
             _ => None,

@@ -72,9 +72,9 @@ pub use gotha_parameters::{
 pub use mcmahon::start_mms;
 pub use outcome::{Outcome, OutcomeError, PlayerResult};
 pub use player::{Entrant, NewPlayer, Player, PlayerId, Registration, Team, TeamId};
-pub use round::{Bye, ColourChoice, Game, Nigiri, Note, Round, Ruling, TeamMatch};
+pub use round::{Bye, ColorChoice, Game, Nigiri, Note, Round, Ruling, TeamMatch};
 pub use settings::{
-    ColourRule, Criterion, CriterionError, HandicapBasis, HandicapRule, McMahon, Seeding, Settings,
+    ColorRule, Criterion, CriterionError, HandicapBasis, HandicapRule, McMahon, Seeding, Settings,
     System, TeamFormat, TeamFormatError, TeamSettings, TieRule, WithdrawnValuation,
 };
 pub use standings::{Cell, Column, Row, Standings};

@@ -183,7 +183,7 @@ pub enum OutcomeError {
     #[error(
         "{text:?} names weiqi's colours: in {game} enter 1-0, 0-1 or draw, {first}'s score first"
     )]
-    NotThisGamesColours {
+    NotThisGamesColors {
         /// The text.
         text: String,
         /// The game.

@@ -18,8 +18,10 @@ pub struct Game {
     /// 0 even game, 1 让先 (black without komi), 2–9 handicap stones.
     #[serde(default)]
     pub handicap: u8,
-    /// How the colours were decided.
-    pub colours: ColourChoice,
+    /// How the colours were decided (`colors`; files written before the
+    /// one spelling say `colours`).
+    #[serde(alias = "colours")]
+    pub colors: ColorChoice,
     /// The result, once known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outcome: Option<Outcome>,
@@ -66,7 +68,7 @@ impl Game {
 /// How a game's colours were decided.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "by", rename_all = "snake_case")]
-pub enum ColourChoice {
+pub enum ColorChoice {
     /// Balanced by the pairing.
     Pairing,
     /// Fixed by the schedule (Berger table, match order, board order).

@@ -134,7 +134,7 @@ pub enum Seeding {
 /// Colours of even games.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum ColourRule {
+pub enum ColorRule {
     /// The pairing balances colours: fewer blacks so far takes black, then
     /// alternation, then the higher-placed player takes black on odd tables.
     #[default]
@@ -401,9 +401,10 @@ pub struct Settings {
     /// Ties after every criterion.
     #[serde(default)]
     pub ties: TieRule,
-    /// Colours of even games.
-    #[serde(default)]
-    pub colours: ColourRule,
+    /// Colours of even games (`colors`; files written before the one
+    /// spelling say `colours`).
+    #[serde(default, alias = "colours")]
+    pub colors: ColorRule,
     /// Score group cutting.
     #[serde(default)]
     pub seeding: Seeding,
@@ -469,7 +470,7 @@ impl Settings {
             teams,
             criteria,
             ties: TieRule::default(),
-            colours: ColourRule::default(),
+            colors: ColorRule::default(),
             seeding: Seeding::default(),
             avoid_same_club: false,
             avoid_same_country: false,
@@ -568,6 +569,18 @@ mod tests {
         assert_eq!(old.format, TeamFormat::PerMatch);
         let new = serde_json::to_string(&old).expect("serialises");
         assert_eq!(new, r#"{"boards":3,"format":"per_match"}"#);
+    }
+
+    /// Files written before the one spelling say `colours`.
+    #[test]
+    fn the_old_spelling_of_the_color_rule_still_reads() {
+        let mut settings = Settings::new(System::Swiss, None);
+        settings.colors = ColorRule::Nigiri;
+        let new = serde_json::to_string(&settings).expect("serialises");
+        assert!(new.contains(r#""colors":"nigiri""#), "{new}");
+        let old = new.replace(r#""colors":"#, r#""colours":"#);
+        let read: Settings = serde_json::from_str(&old).expect("an old file's settings");
+        assert_eq!(read, settings);
     }
 
     #[test]

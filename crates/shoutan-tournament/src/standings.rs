@@ -45,7 +45,7 @@ pub enum Cell {
         /// The opponent.
         opponent: Entrant,
         /// The colour held (board 1's in a team match).
-        colour: Color,
+        color: Color,
         /// The handicap.
         handicap: u8,
         /// The result, once known.
@@ -346,7 +346,7 @@ impl<'a> Calc<'a> {
             return v;
         }
         let hcp = Value::int(i64::from(g.handicap));
-        if g.colour == Color::White {
+        if g.color == Color::White {
             v + hcp
         } else {
             v - hcp
@@ -454,7 +454,7 @@ impl<'a> Calc<'a> {
                 ),
                 Criterion::SecondMoverWins => Value::int(
                     games()
-                        .filter(|g| g.colour == Color::White && g.result == Some(PlayerResult::Win))
+                        .filter(|g| g.color == Color::White && g.result == Some(PlayerResult::Win))
                         .count() as i64,
                 ),
             },
@@ -514,7 +514,7 @@ impl<'a> Calc<'a> {
             .map(|e| match e {
                 Entry::Game(g) => Cell::Game {
                     opponent: self.t.entrant(g.opponent),
-                    colour: g.colour,
+                    color: g.color,
                     handicap: g.handicap,
                     result: g.result,
                 },

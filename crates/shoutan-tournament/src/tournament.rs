@@ -10,7 +10,7 @@ use crate::history::{Entry, History};
 use crate::pairing::{self, Draft};
 use crate::standings::Standings;
 use crate::{
-    ColourChoice, Entrant, Game, NewPlayer, Note, Outcome, Player, PlayerId, Round, Ruling,
+    ColorChoice, Entrant, Game, NewPlayer, Note, Outcome, Player, PlayerId, Round, Ruling,
     Settings, System, Team, TeamFormat, TeamId, TeamMatch, TournamentError,
 };
 
@@ -638,7 +638,7 @@ impl Tournament {
                     black: PlayerId(pair.black),
                     white: PlayerId(pair.white),
                     handicap: pair.handicap,
-                    colours: pair.colours,
+                    colors: pair.colors,
                     outcome: pair.preset,
                     warnings: [0, 0],
                     board: None,
@@ -698,7 +698,7 @@ impl Tournament {
                 black,
                 white,
                 handicap: 0,
-                colours: ColourChoice::Schedule,
+                colors: ColorChoice::Schedule,
                 outcome,
                 warnings: [0, 0],
                 board: Some((m as u32, board)),
@@ -1094,7 +1094,7 @@ impl Tournament {
         table: u32,
         holder: PlayerId,
         guesser: PlayerId,
-    ) -> (ColourChoice, PlayerId, PlayerId) {
+    ) -> (ColorChoice, PlayerId, PlayerId) {
         let mut rng = fastrand::Rng::with_seed(
             self.settings.seed
                 ^ (u64::from(round) << 32)
@@ -1110,7 +1110,7 @@ impl Tournament {
         } else {
             (holder, guesser)
         };
-        (ColourChoice::Nigiri(nigiri), black, white)
+        (ColorChoice::Nigiri(nigiri), black, white)
     }
 
     /// Reads a tournament file's JSON and checks that it hangs together.

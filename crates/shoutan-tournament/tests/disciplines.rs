@@ -147,7 +147,7 @@ fn xiangqi_counts_wins_and_second_mover_wins() {
 /// from −1 may take black three times). The same generated field, seven
 /// rounds, once as weiqi and once as chess.
 #[test]
-fn chess_never_gives_a_colour_three_times_running() {
+fn chess_never_gives_a_color_three_times_running() {
     let streaks = |discipline: Discipline| {
         let mut settings = Settings::for_discipline(discipline, System::Swiss, None);
         settings.rounds = Some(7);
@@ -163,7 +163,7 @@ fn chess_never_gives_a_colour_three_times_running() {
         }
         let mut threes = 0;
         for p in t.players() {
-            let colours: Vec<Color> = t
+            let colors: Vec<Color> = t
                 .games()
                 .filter(|(_, g)| g.black == p.id || g.white == p.id)
                 .map(|(_, g)| {
@@ -174,7 +174,7 @@ fn chess_never_gives_a_colour_three_times_running() {
                     }
                 })
                 .collect();
-            threes += colours
+            threes += colors
                 .windows(3)
                 .filter(|w| w[0] == w[1] && w[1] == w[2])
                 .count();

@@ -79,6 +79,18 @@ fn tournament_file_round_trips_and_is_written_atomically() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A file written before the one spelling says `colours`, in the settings
+/// and in every game: it still reads, and is written back with `colors`.
+#[test]
+fn tournament_file_with_the_old_spelling_still_reads() {
+    let t = mcmahon_event();
+    let new = t.to_json().unwrap();
+    let games = t.rounds().iter().map(|r| r.games.len()).sum::<usize>();
+    assert_eq!(new.matches("\"colors\":").count(), games + 1, "{new}");
+    let old = new.replace("\"colors\":", "\"colours\":");
+    assert_eq!(Tournament::from_json(&old).unwrap(), t);
+}
+
 #[test]
 fn csv_players_all_or_nothing() {
     let mut t = event(System::Swiss, Some(3), &[]);
@@ -173,8 +185,8 @@ fn trf_columns() {
     let points: f64 = line[80..84].trim().parse().unwrap();
     assert!((0.0..=2.0).contains(&points));
     // Round blocks: opponent at 92–95, colour at 97, result at 99.
-    let colour = line.as_bytes()[96] as char;
-    assert!(colour == 'w' || colour == 'b', "{line}");
+    let color = line.as_bytes()[96] as char;
+    assert!(color == 'w' || color == 'b', "{line}");
 }
 
 /// Names from outside (an organiser's form, a CSV file) with line breaks

@@ -8,7 +8,7 @@
 mod common;
 
 use common::*;
-use shoutan_tournament::{ColourChoice, ColourRule, Criterion, System, TournamentError};
+use shoutan_tournament::{ColorChoice, ColorRule, Criterion, System, TournamentError};
 
 const SIX: [(&str, &str); 6] = [
     ("K1", "6d"),
@@ -145,14 +145,14 @@ fn best_of_three_stops_when_decided() {
 fn nigiri_is_recorded_and_reproducible() {
     let players = [("M1", "5d"), ("M2", "4d")];
     let mut settings = shoutan_tournament::Settings::new(System::BestOf { games: 5 }, None);
-    settings.colours = ColourRule::Nigiri;
+    settings.colors = ColorRule::Nigiri;
     settings.seed = 99;
     let mut a = with_settings(settings.clone(), &players);
     let mut b = with_settings(settings, &players);
     assert_eq!(games(&mut a), games(&mut b));
     let g = &a.rounds()[0].games[0];
-    let ColourChoice::Nigiri(n) = g.colours else {
-        panic!("{:?}", g.colours)
+    let ColorChoice::Nigiri(n) = g.colors else {
+        panic!("{:?}", g.colors)
     };
     assert_eq!(n.holder, a.find_player("M1").unwrap());
     let guesser = a.find_player("M2").unwrap();

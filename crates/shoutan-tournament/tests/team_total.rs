@@ -203,13 +203,13 @@ fn round_robin_teammates_first_then_best_member() {
                 t.player(g.black).unwrap().name.clone(),
                 t.player(g.white).unwrap().name.clone(),
             );
-            let colour = if beats.contains(&(b.as_str(), w.as_str())) {
+            let color = if beats.contains(&(b.as_str(), w.as_str())) {
                 shoutan_rules::Color::Black
             } else {
                 assert!(beats.contains(&(w.as_str(), b.as_str())), "{b}-{w}");
                 shoutan_rules::Color::White
             };
-            t.record(round, g.table, Outcome::Win(colour)).unwrap();
+            t.record(round, g.table, Outcome::Win(color)).unwrap();
         }
     };
     record(&mut t);

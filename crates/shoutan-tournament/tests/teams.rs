@@ -193,12 +193,12 @@ fn relay_winner_stays_on() {
         let mut sorted = names.clone();
         sorted.sort();
         assert_eq!(sorted, pair);
-        let colour = if names[0] == winner {
+        let color = if names[0] == winner {
             shoutan_rules::Color::Black
         } else {
             shoutan_rules::Color::White
         };
-        t.record(t.rounds().len() as u32, 1, Outcome::Win(colour))
+        t.record(t.rounds().len() as u32, 1, Outcome::Win(color))
             .unwrap();
     };
     play(&mut t, ["a1", "b1"], "a1");

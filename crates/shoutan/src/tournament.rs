@@ -10,9 +10,9 @@ use shoutan_rules::{Color, Rank};
 use shoutan_tournament::formats::report::{self, Format};
 use shoutan_tournament::formats::{csv, h9, opengotha, trf};
 use shoutan_tournament::{
-    Certification, ColourRule, Criterion, Discipline, Entrant, HandicapBasis, HandicapRule,
-    McMahon, NewPlayer, PairingModel, Ruling, Seeding, Settings, System, TeamFormat, TeamSettings,
-    TieRule, Tournament, Value, WithdrawnValuation, file, level_points,
+    Certification, ColorRule, Criterion, Discipline, Entrant, HandicapBasis, HandicapRule, McMahon,
+    NewPlayer, PairingModel, Ruling, Seeding, Settings, System, TeamFormat, TeamSettings, TieRule,
+    Tournament, Value, WithdrawnValuation, file, level_points,
 };
 
 /// Subcommands.
@@ -309,8 +309,8 @@ pub struct NewArgs {
     #[arg(long, default_value = "shared")]
     ties: String,
     /// Colours of even games: balanced or nigiri.
-    #[arg(long, default_value = "balanced")]
-    colours: String,
+    #[arg(long, alias = "colours", default_value = "balanced")]
+    colors: String,
     /// Score group seeding: slide or fold.
     #[arg(long, default_value = "slide")]
     seeding: String,
@@ -737,9 +737,9 @@ fn new(a: NewArgs) -> anyhow::Result<ExitCode> {
         "lots" => TieRule::Lots,
         other => bail!("unknown tie rule {other:?} (expected shared, playoff or lots)"),
     };
-    s.colours = match a.colours.to_lowercase().as_str() {
-        "balanced" => ColourRule::Balanced,
-        "nigiri" => ColourRule::Nigiri,
+    s.colors = match a.colors.to_lowercase().as_str() {
+        "balanced" => ColorRule::Balanced,
+        "nigiri" => ColorRule::Nigiri,
         other => bail!("unknown colour rule {other:?} (expected balanced or nigiri)"),
     };
     s.seeding = match a.seeding.to_lowercase().as_str() {

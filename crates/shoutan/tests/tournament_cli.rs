@@ -256,6 +256,9 @@ fn a_team_event() {
         "2",
         "--lineup",
         "per-match",
+        // The old spelling of --colors.
+        "--colours",
+        "balanced",
         "--seed",
         "4",
     ]);

@@ -24,11 +24,11 @@ pub fn check(bytes: &[u8]) {
         ..
     }) = &line
     {
-        let colour = match color {
+        let letter = match color {
             Color::Black => "b",
             Color::White => "w",
         };
-        let again = parse_line(&format!("play {colour} {vertex}")).expect("a line");
+        let again = parse_line(&format!("play {letter} {vertex}")).expect("a line");
         assert_eq!(again.command, Ok(Command::Play(*color, *vertex)));
     }
 }

@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 use shoutan_clock::TimeOutRule;
 use shoutan_tournament::{
-    Certification, ColourRule, Criterion, Discipline, DisciplineError, Settings, System,
+    Certification, ColorRule, Criterion, Discipline, DisciplineError, Settings, System,
     TeamSettings, TieRule, Tournament,
 };
 
@@ -47,9 +47,10 @@ pub struct EventRequest {
     /// Ties after every criterion.
     #[serde(default)]
     pub ties: Option<TieRule>,
-    /// Colours of even games.
-    #[serde(default)]
-    pub colours: Option<ColourRule>,
+    /// Colours of even games (`colors`; the old spelling `colours` still
+    /// reads).
+    #[serde(default, alias = "colours")]
+    pub colors: Option<ColorRule>,
     /// Points for a pairing bye.
     #[serde(default)]
     pub bye_points: Option<u8>,
@@ -156,8 +157,8 @@ impl EventRequest {
         if let Some(ties) = self.ties {
             settings.ties = ties;
         }
-        if let Some(colours) = self.colours {
-            settings.colours = colours;
+        if let Some(colors) = self.colors {
+            settings.colors = colors;
         }
         if let Some(points) = self.bye_points {
             if points > 2 {
@@ -305,5 +306,40 @@ mod tests {
             request(window).check().expect_err("refused").code,
             ErrorCode::BadRegistrationWindow
         );
+    }
+
+    /// An old client's `colours` still reads, as `colors` does.
+    #[test]
+    fn an_event_request_in_the_old_spelling_still_reads() {
+        for key in ["colors", "colours"] {
+            let config = request(serde_json::json!({
+                "name": "Cup", "system": {"kind": "swiss"}, "rounds": 3, key: "nigiri",
+            }))
+            .check()
+            .expect("valid");
+            assert_eq!(config.settings.colors, ColorRule::Nigiri, "{key}");
+        }
+    }
+
+    /// An event stored before the one spelling (`colours` in its settings,
+    /// `colour` in its games') still reads.
+    #[test]
+    fn a_stored_config_with_the_old_spelling_still_reads() {
+        let config = request(serde_json::json!({
+            "name": "Cup", "system": {"kind": "swiss"}, "rounds": 3, "colors": "nigiri",
+        }))
+        .check()
+        .expect("valid");
+        let mut json = serde_json::to_value(&config).expect("serialises");
+        for (part, new, old) in [
+            ("settings", "colors", "colours"),
+            ("game", "color", "colour"),
+        ] {
+            let fields = json[part].as_object_mut().expect("an object");
+            let value = fields.remove(new).expect("the new name");
+            fields.insert(old.to_owned(), value);
+        }
+        let old: EventConfig = serde_json::from_value(json).expect("an old event's config");
+        assert_eq!(old, config);
     }
 }

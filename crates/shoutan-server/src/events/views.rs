@@ -175,7 +175,7 @@ pub struct EventView {
     /// The sides of a game as the event's game names them, first mover
     /// first (`["black", "white"]`; chess `["white", "black"]`; xiangqi
     /// `["red", "black"]`): the pairings' `black` is the first mover.
-    pub colours: [&'static str; 2],
+    pub colors: [&'static str; 2],
     /// Every player.
     pub players: Vec<PlayerView>,
     /// Every team.
@@ -311,7 +311,7 @@ pub fn event(e: &Event, viewer: Option<UserId>, now: i64) -> EventView {
         organiser: e.organiser.clone(),
         arbiters: e.arbiters.clone(),
         config: e.config.clone(),
-        colours: t.settings().discipline.rules().colours,
+        colors: t.settings().discipline.rules().colors,
         players: t
             .players()
             .iter()
@@ -575,7 +575,7 @@ pub struct CrosstableView {
 #[must_use]
 pub fn crosstable(s: &Standings) -> CrosstableView {
     let place_of = |e: Entrant| s.row(e).map_or(0, |r| r.place);
-    let letters = s.discipline.rules().colour_letters();
+    let letters = s.discipline.rules().color_letters();
     CrosstableView {
         rounds: s.rounds,
         columns: s.columns.iter().map(|c| c.header()).collect(),

@@ -58,7 +58,7 @@ fn bad(code: ErrorCode, message: String) -> ApiError {
 fn color(name: &str) -> Result<Color, ApiError> {
     color_named(name).ok_or_else(|| {
         bad(
-            ErrorCode::BadColour,
+            ErrorCode::BadColor,
             format!("{name:?} is neither black nor white"),
         )
     })

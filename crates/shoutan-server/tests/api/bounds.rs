@@ -73,7 +73,7 @@ async fn live_games_per_player_are_bounded(backend: Backend) {
         let (challenger, acceptor) = (challenger.clone(), acceptor.clone());
         async move {
             let made = challenger
-                .post("/api/challenges", json!({"size": 9, "colour": "black"}))
+                .post("/api/challenges", json!({"size": 9, "color": "black"}))
                 .await;
             if made.status != 201 {
                 return made;

@@ -165,7 +165,7 @@ impl Client {
     /// A game of this player's, with black, against `white`: he challenges
     /// on 9×9 and `white` accepts. `settings` adds to the challenge.
     pub async fn game_with(&self, white: &Client, settings: Value) -> i64 {
-        let mut challenge = json!({"size": 9, "colour": "black"});
+        let mut challenge = json!({"size": 9, "color": "black"});
         if let (Value::Object(c), Value::Object(extra)) = (&mut challenge, settings) {
             c.extend(extra);
         }

@@ -18,7 +18,7 @@ async fn computer_game(player: &Client, level: u8) -> (i64, Value) {
     let made = player
         .post(
             "/api/computer/games",
-            json!({"level": level, "size": 9, "colour": "black", "rated": true,
+            json!({"level": level, "size": 9, "color": "black", "rated": true,
                    "time_control": "10 min + 3×30s byo-yomi"}),
         )
         .await;

@@ -1349,14 +1349,14 @@ async fn a_chess_event_records_results_entered_by_the_arbiter(backend: Backend) 
         assert!(g["game"].is_null(), "an online game for chess: {g}");
     }
     // Chess's first mover is white: "W+" would name the wrong side.
-    let colour = organiser
+    let color = organiser
         .post(
             &format!("/api/events/{id}/rounds/1/tables/1/result"),
             json!({"result": "W+"}),
         )
         .await;
-    assert_eq!(colour.status, 400, "{}", colour.body);
-    assert_eq!(colour.json["error"], "bad_result");
+    assert_eq!(color.status, 400, "{}", color.body);
+    assert_eq!(color.json["error"], "bad_result");
     for (table, result) in [(1, "1-0"), (2, "draw")] {
         let done = organiser
             .post(

@@ -22,7 +22,7 @@ async fn challenges_are_listed_and_pushed(backend: Backend) {
     let open = ke
         .post(
             "/api/challenges",
-            json!({"size": 13, "ruleset": "japanese", "komi": 5.5, "colour": "white",
+            json!({"size": 13, "ruleset": "japanese", "komi": 5.5, "color": "white",
                    "time_control": "10 min + 5×30s byo-yomi", "rated": false}),
         )
         .await;
@@ -164,7 +164,7 @@ async fn automatic_and_free_handicaps(backend: Backend) {
     let made = strong
         .post(
             "/api/challenges",
-            json!({"size": 9, "handicap": {"kind": "free", "stones": 2}, "colour": "white", "rated": false}),
+            json!({"size": 9, "handicap": {"kind": "free", "stones": 2}, "color": "white", "rated": false}),
         )
         .await;
     assert_eq!(made.status, 201, "{}", made.body);

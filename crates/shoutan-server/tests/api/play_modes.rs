@@ -30,7 +30,7 @@ async fn rengo_partners_alternate_to_a_counted_result(backend: Backend) {
     let made = players[0]
         .post(
             "/api/challenges",
-            json!({"size": 9, "rengo": true, "rated": false, "colour": "black"}),
+            json!({"size": 9, "rengo": true, "rated": false, "color": "black"}),
         )
         .await;
     assert_eq!(made.status, 201, "{}", made.body);
@@ -133,7 +133,7 @@ async fn a_simul_starts_a_board_per_joiner(backend: Backend) {
     let made = host
         .post(
             "/api/challenges",
-            json!({"size": 9, "simul": 3, "colour": "white", "rated": false}),
+            json!({"size": 9, "simul": 3, "color": "white", "rated": false}),
         )
         .await;
     assert_eq!(made.status, 201, "{}", made.body);

@@ -16,7 +16,7 @@ async fn rated_win(winner: &Client, loser: &Client, loser_name: &str) -> i64 {
     let made = winner
         .post(
             "/api/challenges",
-            json!({"size": 9, "colour": "black", "rated": true, "opponent": loser_name}),
+            json!({"size": 9, "color": "black", "rated": true, "opponent": loser_name}),
         )
         .await;
     assert_eq!(made.status, 201, "{}", made.body);

@@ -87,7 +87,7 @@ fn cell(c: &Cell, place_of: &dyn Fn(Entrant) -> u32) -> String {
     match c {
         Cell::Game {
             opponent,
-            colour,
+            color,
             handicap,
             result,
         } => {
@@ -99,7 +99,7 @@ fn cell(c: &Cell, place_of: &dyn Fn(Entrant) -> u32) -> String {
                 Some(PlayerResult::ForfeitLoss | PlayerResult::Void | PlayerResult::Unplayed)
                 | None => return "0-".into(),
             };
-            let c = if *colour == shoutan_rules::Color::Black {
+            let c = if *color == shoutan_rules::Color::Black {
                 'b'
             } else {
                 'w'

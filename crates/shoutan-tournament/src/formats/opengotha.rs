@@ -24,7 +24,7 @@ use shoutan_rules::{Color, Rank};
 use super::one_line;
 use crate::player::family_and_given;
 use crate::{
-    Bye, ColourChoice, Criterion, DuddMode, Entrant, Game, GothaPairing, HandicapBasis,
+    Bye, ColorChoice, Criterion, DuddMode, Entrant, Game, GothaPairing, HandicapBasis,
     HandicapRule, KeptElement, McMahon, NewPlayer, OpenGothaParameters, Outcome, PairingModel,
     PlayerId, Registration, Round, SeedSystem, Seeding, Settings, System, Tournament,
     TournamentError,
@@ -774,10 +774,10 @@ pub fn import(xml: &str) -> Result<Tournament, OpenGothaError> {
             black: player(&attr(a, "blackPlayer"))?,
             white: player(&attr(a, "whitePlayer"))?,
             handicap: handicap.min(9),
-            colours: if handicap > 0 {
-                ColourChoice::Handicap
+            colors: if handicap > 0 {
+                ColorChoice::Handicap
             } else {
-                ColourChoice::Pairing
+                ColorChoice::Pairing
             },
             outcome,
             warnings: [0, 0],

@@ -7,7 +7,7 @@
 
 use std::fmt::Write;
 
-use crate::{Cell, ColourChoice, Entrant, PlayerResult, Standings, Tournament};
+use crate::{Cell, ColorChoice, Entrant, PlayerResult, Standings, Tournament};
 
 /// Output format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,7 +25,7 @@ pub fn cell_text(cell: &Cell, place_of: &dyn Fn(Entrant) -> u32, letters: [char;
     match cell {
         Cell::Game {
             opponent,
-            colour,
+            color,
             handicap,
             result,
         } => {
@@ -39,7 +39,7 @@ pub fn cell_text(cell: &Cell, place_of: &dyn Fn(Entrant) -> u32, letters: [char;
                 Some(PlayerResult::Unplayed) => return "—".into(),
                 None => ("?", ""),
             };
-            let c = match colour {
+            let c = match color {
                 shoutan_rules::Color::Black => letters[0],
                 shoutan_rules::Color::White => letters[1],
             };
@@ -187,7 +187,7 @@ fn withdrawn_text(row: &crate::Row) -> String {
 
 fn individual_standings(t: &Tournament, s: &Standings, title: &str, format: Format) -> String {
     let place_of = |e: Entrant| s.row(e).map_or(0, |r| r.place);
-    let letters = s.discipline.rules().colour_letters();
+    let letters = s.discipline.rules().color_letters();
     let mut head: Vec<String> = vec!["Pl".into(), "Name".into(), "Rank".into(), "From".into()];
     head.extend(s.columns.iter().map(|c| c.header()));
     head.extend((1..=s.rounds).map(|r| format!("R{r}")));
@@ -221,7 +221,7 @@ pub fn pairings(t: &Tournament, round: u32, format: Format) -> String {
         })
     };
     // The first mover's column first, named as the game names it.
-    let [first, second] = t.settings().discipline.rules().colours.map(|c| {
+    let [first, second] = t.settings().discipline.rules().colors.map(|c| {
         let mut chars = c.chars();
         chars.next().map_or_else(String::new, |f| {
             f.to_uppercase().chain(chars).collect::<String>()
@@ -235,15 +235,15 @@ pub fn pairings(t: &Tournament, round: u32, format: Format) -> String {
         .games
         .iter()
         .map(|g| {
-            let colours = match g.colours {
-                ColourChoice::Nigiri(n) => format!(
+            let colors = match g.colors {
+                ColorChoice::Nigiri(n) => format!(
                     "nigiri ({} stones, {})",
                     n.stones,
                     if n.guess_odd { "odd" } else { "even" }
                 ),
-                ColourChoice::Handicap => "handicap".into(),
-                ColourChoice::Schedule => "schedule".into(),
-                ColourChoice::Pairing => "pairing".into(),
+                ColorChoice::Handicap => "handicap".into(),
+                ColorChoice::Schedule => "schedule".into(),
+                ColorChoice::Pairing => "pairing".into(),
             };
             let table = match (g.board, g.match_round) {
                 (Some((m, b)), Some(r)) => {
@@ -261,7 +261,7 @@ pub fn pairings(t: &Tournament, round: u32, format: Format) -> String {
                 } else {
                     String::new()
                 },
-                colours,
+                colors,
                 g.outcome
                     .map_or_else(String::new, |o| t.settings().discipline.result_text(o)),
             ]

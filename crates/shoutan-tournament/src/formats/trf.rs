@@ -92,11 +92,11 @@ fn cell(c: &Cell) -> String {
     match c {
         Cell::Game {
             opponent: Entrant::Player(o),
-            colour,
+            color,
             result,
             ..
         } => {
-            let colour = if *colour == shoutan_rules::Color::Black {
+            let color = if *color == shoutan_rules::Color::Black {
                 'w'
             } else {
                 'b'
@@ -110,7 +110,7 @@ fn cell(c: &Cell) -> String {
                 Some(PlayerResult::Void | PlayerResult::Unplayed) => return "0000 - Z".into(),
                 None => ' ',
             };
-            format!("{:>4} {colour} {r}", o.0 + 1)
+            format!("{:>4} {color} {r}", o.0 + 1)
         }
         Cell::Game { .. } => "0000 - Z".into(),
         Cell::Bye(2) => "0000 - U".into(),

@@ -166,15 +166,15 @@ mod tests {
                 }
             }
             assert!(met.iter().flatten().all(|&m| m == 1), "n={n}");
-            for colours in first.iter().chain(&second) {
-                let blacks = colours.iter().filter(|&&b| b).count();
+            for colors in first.iter().chain(&second) {
+                let blacks = colors.iter().filter(|&&b| b).count();
                 assert!(
                     n / 2 <= blacks && blacks <= n.div_ceil(2),
-                    "n={n}: {colours:?}"
+                    "n={n}: {colors:?}"
                 );
                 assert!(
-                    colours.windows(3).all(|w| !(w[0] == w[1] && w[1] == w[2])),
-                    "n={n}: {colours:?}"
+                    colors.windows(3).all(|w| !(w[0] == w[1] && w[1] == w[2])),
+                    "n={n}: {colors:?}"
                 );
             }
         }

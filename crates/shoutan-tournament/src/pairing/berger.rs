@@ -8,7 +8,7 @@
 //! arrange a game.
 
 use crate::pairing::{Draft, DraftPair, bye, seed_order};
-use crate::{ColourChoice, Outcome, Tournament, TournamentError};
+use crate::{ColorChoice, Outcome, Tournament, TournamentError};
 
 /// The games of Berger round `round` (1-based) for `n` (even) numbers:
 /// pairs of 1-based numbers, the first listed moving first (black).
@@ -100,7 +100,7 @@ pub(crate) fn draft(t: &Tournament, number: u32, cycles: u8) -> Result<Draft, To
             black,
             white,
             handicap: 0,
-            colours: ColourChoice::Schedule,
+            colors: ColorChoice::Schedule,
             preset,
         });
     }
@@ -196,7 +196,7 @@ mod tests {
     }
 
     #[test]
-    fn everyone_meets_everyone_once_with_balanced_colours() {
+    fn everyone_meets_everyone_once_with_balanced_colors() {
         for n in [4u32, 6, 8, 10, 12] {
             let mut met = std::collections::HashSet::new();
             let mut blacks = vec![0; n as usize + 1];

@@ -3,7 +3,7 @@
 //! game's colours by nigiri or to the higher seed, then alternating.
 
 use crate::pairing::{Draft, DraftPair, seed_order};
-use crate::{ColourChoice, ColourRule, PlayerId, Tournament, TournamentError};
+use crate::{ColorChoice, ColorRule, PlayerId, Tournament, TournamentError};
 
 pub(crate) fn draft(t: &Tournament, number: u32, games: u8) -> Result<Draft, TournamentError> {
     let mut draft = Draft::default();
@@ -33,12 +33,12 @@ pub(crate) fn draft(t: &Tournament, number: u32, games: u8) -> Result<Draft, Tou
         return Err(TournamentError::Finished(verdict));
     }
     // Game 1: nigiri or the higher seed takes black; then colours alternate.
-    let (first_black, colours) = if number == 1 {
-        if t.settings().colours == ColourRule::Nigiri {
+    let (first_black, colors) = if number == 1 {
+        if t.settings().colors == ColorRule::Nigiri {
             let (choice, black, _) = t.nigiri(1, 1, PlayerId(a as u32), PlayerId(b as u32));
             (black.index(), choice)
         } else {
-            (a, ColourChoice::Schedule)
+            (a, ColorChoice::Schedule)
         }
     } else {
         let first = t
@@ -46,7 +46,7 @@ pub(crate) fn draft(t: &Tournament, number: u32, games: u8) -> Result<Draft, Tou
             .first()
             .and_then(|r| r.games.first())
             .map_or(a, |g| g.black.index());
-        (first, ColourChoice::Schedule)
+        (first, ColorChoice::Schedule)
     };
     let other = if first_black == a { b } else { a };
     let (black, white) = if number % 2 == 1 {
@@ -65,7 +65,7 @@ pub(crate) fn draft(t: &Tournament, number: u32, games: u8) -> Result<Draft, Tou
         black: black as u32,
         white: white as u32,
         handicap: 0,
-        colours,
+        colors,
         preset,
     });
     Ok(draft)

@@ -32,7 +32,7 @@ use crate::pairing::DraftPair;
 use crate::pairing::weights::{BLOCK, blocks, candidate_pairs, solve_sparse};
 use crate::standings::{Standings, pairing_order};
 use crate::{
-    ColourChoice, Column, Criterion, HandicapBasis, HandicapRule, McMahon, OpenGothaParameters,
+    ColorChoice, Column, Criterion, HandicapBasis, HandicapRule, McMahon, OpenGothaParameters,
     Seeding, System, Tournament, mcmahon,
 };
 use shoutan_rules::Rank;
@@ -650,7 +650,7 @@ fn costs<'a>(
                     ups += u32::from(own < opp);
                     downs += u32::from(own > opp);
                     if g.handicap == 0 {
-                        wb += if g.colour == Color::White { 1 } else { -1 };
+                        wb += if g.color == Color::White { 1 } else { -1 };
                     }
                 }
             }
@@ -754,10 +754,10 @@ pub(crate) fn pair(
                     black: black as u32,
                     white: white as u32,
                     handicap,
-                    colours: if handicap > 0 {
-                        ColourChoice::Handicap
+                    colors: if handicap > 0 {
+                        ColorChoice::Handicap
                     } else {
-                        ColourChoice::Pairing
+                        ColorChoice::Pairing
                     },
                     preset: None,
                 }

@@ -15,7 +15,7 @@ use shoutan_rules::Color;
 
 use crate::history::History;
 use crate::{
-    Bye, ColourChoice, ColourRule, Entrant, Outcome, PlayerId, System, Tournament, TournamentError,
+    Bye, ColorChoice, ColorRule, Entrant, Outcome, PlayerId, System, Tournament, TournamentError,
 };
 
 /// A round before it becomes games.
@@ -35,7 +35,7 @@ pub(crate) struct DraftPair {
     pub black: u32,
     pub white: u32,
     pub handicap: u8,
-    pub colours: ColourChoice,
+    pub colors: ColorChoice,
     /// A result known at pairing time (a forfeit against a withdrawn entrant).
     pub preset: Option<Outcome>,
 }
@@ -81,21 +81,21 @@ pub(crate) fn seed_order(t: &Tournament, round: u32) -> Vec<usize> {
 /// twice takes the other; then fewer blacks so far takes black, then the
 /// one who had white last, then `a` takes black on odd tables and white on
 /// even ones.
-pub(crate) fn even_colours(
+pub(crate) fn even_colors(
     t: &Tournament,
     history: &History,
     round: u32,
     table: u32,
     a: usize,
     b: usize,
-) -> (u32, u32, ColourChoice) {
-    if t.settings().colours == ColourRule::Nigiri && !t.entrants_are_teams() {
+) -> (u32, u32, ColorChoice) {
+    if t.settings().colors == ColorRule::Nigiri && !t.entrants_are_teams() {
         let (choice, black, white) = t.nigiri(round, table, PlayerId(a as u32), PlayerId(b as u32));
         return (black.0, white.0, choice);
     }
-    let (ba, bb) = (history.colour_balance(a), history.colour_balance(b));
-    let streaks = if t.settings().discipline.rules().no_third_colour_in_a_row {
-        (history.colour_streak(a), history.colour_streak(b))
+    let (ba, bb) = (history.color_balance(a), history.color_balance(b));
+    let streaks = if t.settings().discipline.rules().no_third_color_in_a_row {
+        (history.color_streak(a), history.color_streak(b))
     } else {
         (None, None)
     };
@@ -107,14 +107,14 @@ pub(crate) fn even_colours(
     } else if ba != bb {
         ba < bb
     } else {
-        match (history.last_colour(a), history.last_colour(b)) {
+        match (history.last_color(a), history.last_color(b)) {
             (Some(Color::Black), Some(Color::White) | None) | (None, Some(Color::White)) => false,
             (Some(Color::White), Some(Color::Black) | None) | (None, Some(Color::Black)) => true,
             _ => table % 2 == 1,
         }
     };
     let (black, white) = if a_black { (a, b) } else { (b, a) };
-    (black as u32, white as u32, ColourChoice::Pairing)
+    (black as u32, white as u32, ColorChoice::Pairing)
 }
 
 /// A draft pair for an even game, or a forfeit when one side cannot play.
@@ -126,7 +126,7 @@ pub(crate) fn pair_or_forfeit(
     a: usize,
     b: usize,
 ) -> DraftPair {
-    let (black, white, colours) = even_colours(t, history, round, table, a, b);
+    let (black, white, colors) = even_colors(t, history, round, table, a, b);
     let plays = |i: u32| t.entrant_plays_in(i as usize, round);
     let preset = match (plays(black), plays(white)) {
         (true, true) => None,
@@ -138,7 +138,7 @@ pub(crate) fn pair_or_forfeit(
         black,
         white,
         handicap: 0,
-        colours,
+        colors,
         preset,
     }
 }

@@ -4,7 +4,7 @@
 //! players out. The team whose last player is out loses.
 
 use crate::pairing::{Draft, DraftPair};
-use crate::{ColourChoice, ColourRule, PlayerId, PlayerResult, Tournament, TournamentError};
+use crate::{ColorChoice, ColorRule, PlayerId, PlayerResult, Tournament, TournamentError};
 
 /// Players out of the relay: they lost, drew or were ruled out (a void or
 /// unplayed game puts nobody out).
@@ -54,7 +54,7 @@ pub(crate) fn draft(t: &Tournament, number: u32) -> Result<Draft, TournamentErro
         };
         return Err(TournamentError::Finished(verdict));
     };
-    let (black, white, colours) = if t.settings().colours == ColourRule::Nigiri {
+    let (black, white, colors) = if t.settings().colors == ColorRule::Nigiri {
         let (choice, black, white) = t.nigiri(number, 1, a, b);
         (black, white, choice)
     } else {
@@ -68,9 +68,9 @@ pub(crate) fn draft(t: &Tournament, number: u32) -> Result<Draft, TournamentErro
         );
         let a_black = if ba != bb { ba < bb } else { number % 2 == 1 };
         if a_black {
-            (a, b, ColourChoice::Pairing)
+            (a, b, ColorChoice::Pairing)
         } else {
-            (b, a, ColourChoice::Pairing)
+            (b, a, ColorChoice::Pairing)
         }
     };
     Ok(Draft {
@@ -78,7 +78,7 @@ pub(crate) fn draft(t: &Tournament, number: u32) -> Result<Draft, TournamentErro
             black: black.0,
             white: white.0,
             handicap: 0,
-            colours,
+            colors,
             preset: None,
         }],
         byes: Vec::new(),

@@ -7,10 +7,10 @@ use std::collections::HashMap;
 use crate::history::{Entry, History};
 use crate::mcmahon;
 use crate::pairing::weights::{self, Rules, Seat};
-use crate::pairing::{Draft, DraftPair, bye, even_colours, gotha, seed_order};
+use crate::pairing::{Draft, DraftPair, bye, even_colors, gotha, seed_order};
 use crate::standings::{Standings, pairing_order};
 use crate::{
-    ColourChoice, HandicapBasis, PairingModel, PlayerId, System, Tournament, TournamentError,
+    ColorChoice, HandicapBasis, PairingModel, PlayerId, System, Tournament, TournamentError,
 };
 
 pub(crate) fn draft(t: &Tournament, number: u32) -> Result<Draft, TournamentError> {
@@ -126,9 +126,9 @@ pub(crate) fn draft(t: &Tournament, number: u32) -> Result<Draft, TournamentErro
                 score: score(i),
                 order: place.get(&i).copied().unwrap_or(u32::MAX),
                 met,
-                balance: history.colour_balance(i),
-                last: history.last_colour(i),
-                streak: history.colour_streak(i),
+                balance: history.color_balance(i),
+                last: history.last_color(i),
+                streak: history.color_streak(i),
                 float: last_float(&history, &before, i),
                 club,
                 country,
@@ -149,8 +149,8 @@ pub(crate) fn draft(t: &Tournament, number: u32) -> Result<Draft, TournamentErro
         avoid_club: t.settings().avoid_same_club,
         avoid_country: t.settings().avoid_same_country,
         avoid_team: t.settings().avoid_teammates,
-        balance_colours: true,
-        no_third_colour_in_a_row: t.settings().discipline.rules().no_third_colour_in_a_row,
+        balance_colors: true,
+        no_third_color_in_a_row: t.settings().discipline.rules().no_third_color_in_a_row,
         handicap: mcmahon.map(|m| m.handicap).filter(|h| h.ceiling > 0),
     };
     let pairs = weights::pair(&seats, &rules).ok_or(TournamentError::FieldSize {
@@ -185,16 +185,16 @@ pub(crate) fn draft(t: &Tournament, number: u32) -> Result<Draft, TournamentErro
                 black: black as u32,
                 white: white as u32,
                 handicap: h,
-                colours: ColourChoice::Handicap,
+                colors: ColorChoice::Handicap,
                 preset: None,
             }
         } else {
-            let (black, white, colours) = even_colours(t, &history, number, table, ia, ib);
+            let (black, white, colors) = even_colors(t, &history, number, table, ia, ib);
             DraftPair {
                 black,
                 white,
                 handicap: 0,
-                colours,
+                colors,
                 preset: None,
             }
         };

@@ -81,10 +81,10 @@ pub(crate) struct Rules {
     /// Teammates count as a rematch.
     pub avoid_team: bool,
     /// Colours matter for pairs with no handicap.
-    pub balance_colours: bool,
+    pub balance_colors: bool,
     /// Nobody gets one colour three games running while avoidable (chess,
     /// xiangqi): two players due the same colour by a streak clash.
-    pub no_third_colour_in_a_row: bool,
+    pub no_third_color_in_a_row: bool,
     /// Handicaps (McMahon), from the seats' `handicap_key` difference.
     pub handicap: Option<HandicapRule>,
 }
@@ -131,7 +131,7 @@ struct Parts {
     float: u64,
     geo: u64,
     handicap: u64,
-    colour: u64,
+    color: u64,
     seeding: u64,
 }
 
@@ -158,14 +158,14 @@ impl Field<'_> {
         }
         let h = self.rules.handicap(a, b);
         p.handicap = u64::from(h);
-        if self.rules.balance_colours && h == 0 {
+        if self.rules.balance_colors && h == 0 {
             let same = (a.balance > 0 && b.balance > 0) || (a.balance < 0 && b.balance < 0);
             p.clash = (a.balance >= 2 && b.balance >= 2)
                 || (a.balance <= -2 && b.balance <= -2)
-                || (self.rules.no_third_colour_in_a_row
+                || (self.rules.no_third_color_in_a_row
                     && a.streak.is_some()
                     && a.streak == b.streak);
-            p.colour = if same {
+            p.color = if same {
                 2
             } else {
                 u64::from(a.last.is_some() && a.last == b.last)
@@ -200,7 +200,7 @@ impl Field<'_> {
             | (p.geo.min(3) << 25)
             | (p.handicap.min(15) << 21)
             | (p.seeding << 2)
-            | p.colour.min(3);
+            | p.color.min(3);
         let cost = match stage {
             Stage::Strict if p.rematch > 0 || p.clash => return None,
             Stage::Strict => fine,
@@ -208,7 +208,7 @@ impl Field<'_> {
             Stage::NoRematch => (u64::from(p.clash) << 54) + fine,
             Stage::Relaxed => {
                 let coarse =
-                    (p.score << 6) | (p.float.min(3) << 4) | (p.geo.min(3) << 2) | p.colour.min(3);
+                    (p.score << 6) | (p.float.min(3) << 4) | (p.geo.min(3) << 2) | p.color.min(3);
                 (p.rematch.min(3) << 43) + (u64::from(p.clash) << 31) + coarse
             }
         };
@@ -515,8 +515,8 @@ mod tests {
             avoid_club: false,
             avoid_country: false,
             avoid_team: false,
-            balance_colours: true,
-            no_third_colour_in_a_row: false,
+            balance_colors: true,
+            no_third_color_in_a_row: false,
             handicap: None,
         }
     }
@@ -653,8 +653,8 @@ mod tests {
                 avoid_club: seed % 3 == 0,
                 avoid_country: seed % 5 == 0,
                 avoid_team: seed % 7 == 0,
-                balance_colours: true,
-                no_third_colour_in_a_row: seed % 6 == 0,
+                balance_colors: true,
+                no_third_color_in_a_row: seed % 6 == 0,
                 handicap: (seed % 4 == 0).then_some(HandicapRule {
                     basis: crate::HandicapBasis::Mms,
                     correction: 1,
@@ -731,7 +731,7 @@ mod tests {
     }
 
     #[test]
-    fn colour_clash_avoided() {
+    fn color_clash_avoided() {
         // A and B both have two more blacks: pairing them gives one a third.
         let mut seats = vec![seat(2, 0), seat(2, 1), seat(2, 2), seat(2, 3)];
         seats[0].balance = 2;

@@ -107,14 +107,14 @@ pub fn winners(t: &mut Tournament, winners: &[&str]) {
     for g in games {
         let black = name(t, g.black.0);
         let white = name(t, g.white.0);
-        let colour = if winners.contains(&black.as_str()) {
+        let color = if winners.contains(&black.as_str()) {
             shoutan_rules::Color::Black
         } else if winners.contains(&white.as_str()) {
             shoutan_rules::Color::White
         } else {
             panic!("no winner named for {black}-{white}")
         };
-        t.record(round, g.table, Outcome::Win(colour))
+        t.record(round, g.table, Outcome::Win(color))
             .expect("record");
     }
 }

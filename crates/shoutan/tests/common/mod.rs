@@ -394,7 +394,7 @@ pub async fn new_game(black: &Player, white: &Player) -> i64 {
     let challenge = black
         .post(
             "/api/challenges",
-            json!({"size": 9, "colour": "black", "time_control": "10 min + 3×30s byo-yomi"}),
+            json!({"size": 9, "color": "black", "time_control": "10 min + 3×30s byo-yomi"}),
         )
         .await;
     let game = white
