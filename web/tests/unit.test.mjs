@@ -208,6 +208,18 @@ describe('ranks', () => {
     assert.equal(rankText('', 'zh'), '');
     assert.equal(rankText(undefined, 'zh'), undefined);
   });
+
+  it('names every rank as the server does (docs/api/ranks.tsv)', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const table = await readFile(new URL('../../docs/api/ranks.tsv', import.meta.url), 'utf8');
+    const rows = table.split('\n').filter((l) => l && !l.startsWith('#')).map((l) => l.split('\t'));
+    assert.equal(rows.length, 48);
+    for (const [text, chinese] of rows) {
+      assert.equal(rankText(text, 'en'), text);
+      assert.equal(rankText(text, 'zh'), chinese);
+      assert.equal(rankText(`${text}?`, 'zh'), `${chinese}?`);
+    }
+  });
 });
 
 describe('changes', () => {

@@ -178,4 +178,29 @@ mod tests {
         assert_eq!(r("3d").chinese(), "3段");
         assert_eq!(serde_json::to_string(&r("2k")).unwrap(), "\"2k\"");
     }
+
+    /// Every rank, both ways, as the table the browser's `rankText` is
+    /// tested against too: one naming of ranks on both sides of the wire.
+    #[test]
+    fn every_rank_reads_as_the_shared_table_says() {
+        let table = include_str!("../../../docs/api/ranks.tsv");
+        let rows: Vec<(&str, &str)> = table
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(|l| l.split_once('\t').unwrap())
+            .collect();
+        let every: Vec<Rank> = (1..=30)
+            .rev()
+            .map(Rank::Kyu)
+            .chain((1..=9).map(Rank::Dan))
+            .chain((1..=9).map(Rank::Pro))
+            .collect();
+        assert_eq!(rows.len(), every.len());
+        for (rank, (text, chinese)) in every.into_iter().zip(rows) {
+            assert_eq!(rank.to_string(), text);
+            assert_eq!(rank.chinese(), chinese, "{text}");
+            assert_eq!(text.parse(), Ok(rank));
+            assert_eq!(chinese.parse(), Ok(rank));
+        }
+    }
 }

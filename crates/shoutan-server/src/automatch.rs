@@ -9,15 +9,13 @@
 //! An even pairing is by nigiri; when both seeks allow a handicap, the
 //! ranks decide it as for a challenge's automatic handicap.
 
-use std::collections::BTreeMap;
-
 use serde::{Deserialize, Serialize};
 use shoutan_rules::Rank;
 use shoutan_store::{NewGame, NewSeek, Pairing, Seek, SeekOutcome, StoreError, User};
 
 use crate::AppState;
 use crate::error::{ApiError, ErrorCode};
-use crate::lobby::{LiveGameView, check_live_games};
+use crate::lobby::{LiveGameView, Seekers, check_live_games};
 use crate::settings::{
     ChallengeRequest, ChallengeSettings, ColourRequest, GameSettings, HandicapRequest, Seat,
 };
@@ -61,33 +59,6 @@ fn yes() -> bool {
 struct StoredSeek {
     settings: ChallengeSettings,
     seat: Seat,
-}
-
-/// How many players seek, in all and per board and clock.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Seekers {
-    /// Everyone seeking.
-    pub count: usize,
-    /// Per pool: `"<size> <clock>"` → players.
-    pub pools: BTreeMap<String, usize>,
-}
-
-impl Seekers {
-    fn of(seeks: &[Seek]) -> Seekers {
-        let mut pools = BTreeMap::new();
-        for s in seeks {
-            *pools.entry(pool_key(s.size, &s.time_control)).or_insert(0) += 1;
-        }
-        Seekers {
-            count: seeks.len(),
-            pools,
-        }
-    }
-}
-
-/// A pool's key as clients look it up.
-fn pool_key(size: u8, time_control: &str) -> String {
-    format!("{size} {time_control}")
 }
 
 /// A seek made: waiting, or paired at once.

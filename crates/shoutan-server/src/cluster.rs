@@ -3,10 +3,11 @@
 //! Each live game is owned by one instance (a claim in the store, see
 //! [`shoutan_store::cluster`]); only the owner runs the game's actor and
 //! its clock. Any instance serves any client: a connection to an instance
-//! that does not own the game is served by a [`follower`](crate::live::follower),
-//! a replica rebuilt from the log and kept up by the events the owner's
-//! appends publish; its clients' commands are sent to the owner and
-//! answered by it.
+//! that does not own the game is served by a follower, a replica rebuilt
+//! from the log and kept up by the events the owner's appends publish; its
+//! clients' commands are sent to the owner and answered by it. This module
+//! is the bus and the membership; what the games say over it, and do with
+//! what they hear, is theirs (the `Games` trait).
 //!
 //! The instances talk over PostgreSQL's `LISTEN/NOTIFY`, which the database
 //! every instance already uses provides: one channel for appended events
@@ -21,20 +22,17 @@
 //! heartbeat to the takeover.
 
 use std::collections::HashMap;
+use std::future::Future;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use shoutan_store::cluster::{BusMessage, Claim, GAME_CHANNEL};
 use shoutan_store::{GameId, Store, StoreError};
 use tokio::sync::{mpsc, oneshot};
 
-use crate::live::event::GameEvent;
-use crate::live::handle::{Msg, Participant};
-use crate::live::presence::{Attendance, PresenceFrame};
-use crate::live::protocol::{ClientMessage, ErrorFrame};
-use crate::live::registry::Shared;
 use crate::lobby::{Lobby, LobbyNotice};
 use crate::time;
 
@@ -93,7 +91,7 @@ fn direct_channel(instance: &str) -> String {
 
 /// An event as the bus carries it.
 #[derive(Debug, Deserialize)]
-pub(crate) struct Logged {
+pub struct Logged {
     /// The game.
     pub g: GameId,
     /// Its version.
@@ -104,56 +102,43 @@ pub(crate) struct Logged {
     pub b: Option<String>,
 }
 
-/// What an owner answers a forwarded request.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub(crate) enum Outcome {
-    /// A command: its version, or the error frame.
-    Command {
-        /// The answer.
-        result: Result<u64, ErrorFrame>,
-    },
-    /// An arbiter's decision: its version, or why it was refused.
-    Arbiter {
-        /// The answer.
-        result: Result<u64, String>,
-    },
-    /// This instance does not own the game (any more).
-    NotHere,
+/// An answer to another instance's request, as sent: the other messages
+/// between instances are the games' (`Games::Message`).
+#[derive(Serialize)]
+struct Reply<'a, T> {
+    /// Always `reply`.
+    t: &'static str,
+    /// The request answered.
+    req: u64,
+    /// The answer.
+    outcome: &'a T,
 }
 
-/// A message to one instance.
-#[derive(Debug, Serialize, Deserialize)]
-#[serde(tag = "t", rename_all = "snake_case")]
-pub(crate) enum Direct {
-    /// A client's command, for the game's owner.
-    Command {
-        req: u64,
-        from: String,
+/// An answer as it arrives, read once its request is found.
+#[derive(Deserialize)]
+struct ReplyIn {
+    req: u64,
+    outcome: serde_json::Value,
+}
+
+/// What the bus brings to this instance's games.
+pub(crate) trait Games: Send + Sync + 'static {
+    /// The games' messages between instances: each an object whose `t`
+    /// names it (other than `reply`).
+    type Message: DeserializeOwned + Send;
+    /// Why a game could not be taken over.
+    type TakeOverError: std::fmt::Display;
+    /// An event the owner of a game appended.
+    fn logged(&self, logged: Logged);
+    /// A message another instance sent here.
+    fn message(self: &Arc<Self>, message: Self::Message);
+    /// The bus reconnected: notifications may have been missed.
+    fn reconnected(&self);
+    /// Rebuilds here a game whose owner died.
+    fn take_over(
+        self: &Arc<Self>,
         game: GameId,
-        who: Participant,
-        id: Option<u64>,
-        version: Option<u64>,
-        message: ClientMessage,
-        lag_ms: u64,
-    },
-    /// An arbiter's decision, for the game's owner.
-    Arbiter {
-        req: u64,
-        from: String,
-        game: GameId,
-        event: GameEvent,
-    },
-    /// The answer to a request.
-    Reply { req: u64, outcome: Outcome },
-    /// A follower's connections to a game, for its owner.
-    Attendance {
-        from: String,
-        game: GameId,
-        attendance: Attendance,
-    },
-    /// The owner's presence frame of a game, for its followers.
-    Presence { game: GameId, frame: PresenceFrame },
+    ) -> impl Future<Output = Result<(), Self::TakeOverError>> + Send;
 }
 
 /// A lobby notice as the bus carries it.
@@ -176,10 +161,8 @@ pub struct Membership {
     /// When this instance (an earlier process of it) was last alive before
     /// this start: its own games' downtime is excused from then.
     pub last_seen_before: Option<i64>,
-    requests: Mutex<HashMap<u64, oneshot::Sender<Outcome>>>,
+    requests: Mutex<HashMap<u64, oneshot::Sender<serde_json::Value>>>,
     next_request: AtomicU64,
-    /// Lobby notices to publish.
-    lobby_out: OnceLock<mpsc::UnboundedSender<LobbyNotice>>,
 }
 
 impl std::fmt::Debug for Membership {
@@ -207,7 +190,6 @@ impl Membership {
             last_seen_before,
             requests: Mutex::new(HashMap::new()),
             next_request: AtomicU64::new(1),
-            lobby_out: OnceLock::new(),
         })))
     }
 
@@ -224,7 +206,7 @@ impl Membership {
 
     /// Sends `message` to `instance`; false (and logged) when it could not
     /// be written or published.
-    pub(crate) async fn send(&self, instance: &str, message: &Direct) -> bool {
+    pub async fn send(&self, instance: &str, message: &impl Serialize) -> bool {
         let payload = match serde_json::to_string(message) {
             Ok(payload) => payload,
             Err(e) => {
@@ -246,18 +228,18 @@ impl Membership {
     }
 
     /// A fresh request number.
-    pub(crate) fn request_number(&self) -> u64 {
+    pub fn request_number(&self) -> u64 {
         self.next_request.fetch_add(1, Ordering::Relaxed)
     }
 
     /// Sends the request `message` (numbered `req`) to `instance` and waits
-    /// for its answer.
-    pub(crate) async fn request(
+    /// for its answer; an answer that cannot be read is no answer.
+    pub async fn request<A: DeserializeOwned>(
         &self,
         instance: &str,
         req: u64,
-        message: &Direct,
-    ) -> Result<Outcome, Unreachable> {
+        message: &impl Serialize,
+    ) -> Result<A, Unreachable> {
         let (tx, rx) = oneshot::channel();
         if let Ok(mut requests) = self.requests.lock() {
             requests.insert(req, tx);
@@ -271,18 +253,33 @@ impl Membership {
         if let Ok(mut requests) = self.requests.lock() {
             requests.remove(&req);
         }
-        match answer {
-            Some(Ok(outcome)) => Ok(outcome),
-            _ => Err(Unreachable),
-        }
+        let Some(Ok(outcome)) = answer else {
+            return Err(Unreachable);
+        };
+        serde_json::from_value(outcome).map_err(|e| {
+            tracing::warn!("an unreadable answer from instance {instance}: {e}");
+            Unreachable
+        })
     }
 
-    /// Publishes the lobby's notices to the other instances, and applies
-    /// theirs to `lobby`; dispatches every other message of the bus.
-    pub async fn run(
+    /// Answers `instance`'s request `req` with `outcome`.
+    pub async fn reply(&self, instance: &str, req: u64, outcome: &impl Serialize) {
+        let reply = Reply {
+            t: "reply",
+            req,
+            outcome,
+        };
+        self.send(instance, &reply).await;
+    }
+
+    /// Publishes `notices` (this instance's lobby changes) to the other
+    /// instances, and applies theirs to `lobby`; hands `games` what the bus
+    /// brings them and answers to the requests this instance made.
+    pub(crate) async fn run<G: Games>(
         self: Arc<Self>,
-        shared: Arc<Shared>,
+        games: Arc<G>,
         lobby: Arc<Lobby>,
+        mut notices: mpsc::UnboundedReceiver<LobbyNotice>,
     ) -> Result<(), StoreError> {
         let mine = direct_channel(&self.instance);
         let mut bus = self
@@ -293,10 +290,6 @@ impl Membership {
                 mine.clone(),
             ])
             .await?;
-        let (out, mut notices) = mpsc::unbounded_channel();
-        if self.lobby_out.set(out.clone()).is_ok() {
-            lobby.relay_to(out);
-        }
         let publisher = Arc::clone(&self);
         tokio::spawn(async move {
             while let Some(notice) = notices.recv().await {
@@ -320,32 +313,25 @@ impl Membership {
         tokio::spawn(async move {
             while let Some(message) = bus.recv().await {
                 match message {
-                    BusMessage::Reconnected => shared.catch_up_followers(),
+                    BusMessage::Reconnected => games.reconnected(),
                     BusMessage::Message { channel, payload } => {
                         if channel == GAME_CHANNEL {
-                            me.on_logged(&shared, &payload);
+                            match serde_json::from_str::<Logged>(&payload) {
+                                Ok(logged) => games.logged(logged),
+                                Err(_) => {
+                                    tracing::warn!("an unreadable event on the bus: {payload}")
+                                }
+                            }
                         } else if channel == LOBBY_CHANNEL {
                             me.on_lobby(&lobby, &payload);
                         } else if channel == mine {
-                            me.on_direct(&shared, &payload);
+                            me.on_direct(&games, &payload);
                         }
                     }
                 }
             }
         });
         Ok(())
-    }
-
-    fn on_logged(&self, shared: &Arc<Shared>, payload: &str) {
-        let Ok(logged) = serde_json::from_str::<Logged>(payload) else {
-            tracing::warn!("an unreadable event on the bus: {payload}");
-            return;
-        };
-        if let Some(handle) = shared.in_memory(logged.g)
-            && handle.is_follower()
-        {
-            handle.deliver(Msg::Logged(logged));
-        }
     }
 
     fn on_lobby(&self, lobby: &Lobby, payload: &str) {
@@ -356,99 +342,37 @@ impl Membership {
         }
     }
 
-    fn on_direct(self: &Arc<Self>, shared: &Arc<Shared>, payload: &str) {
-        let message = match serde_json::from_str::<Direct>(payload) {
+    /// A message to this instance: an answer goes to its request, any
+    /// other message to the games.
+    fn on_direct<G: Games>(&self, games: &Arc<G>, payload: &str) {
+        let message: serde_json::Value = match serde_json::from_str(payload) {
             Ok(m) => m,
             Err(e) => {
                 tracing::warn!("an unreadable message on the bus: {e}");
                 return;
             }
         };
-        match message {
-            Direct::Reply { req, outcome } => {
-                let waiting = self.requests.lock().ok().and_then(|mut r| r.remove(&req));
-                if let Some(tx) = waiting {
-                    let _ = tx.send(outcome);
+        if message["t"] == "reply" {
+            match serde_json::from_value::<ReplyIn>(message) {
+                Ok(ReplyIn { req, outcome }) => {
+                    let waiting = self.requests.lock().ok().and_then(|mut r| r.remove(&req));
+                    if let Some(tx) = waiting {
+                        let _ = tx.send(outcome);
+                    }
                 }
+                Err(e) => tracing::warn!("an unreadable answer on the bus: {e}"),
             }
-            Direct::Attendance {
-                from,
-                game,
-                attendance,
-            } => {
-                if let Some(handle) = shared.in_memory(game)
-                    && !handle.is_follower()
-                {
-                    handle.deliver(Msg::Attendance {
-                        instance: from,
-                        attendance,
-                    });
-                }
-            }
-            Direct::Presence { game, frame } => {
-                if let Some(handle) = shared.in_memory(game)
-                    && handle.is_follower()
-                {
-                    handle.deliver(Msg::Presence(frame));
-                }
-            }
-            Direct::Command {
-                req,
-                from,
-                game,
-                who,
-                id,
-                version,
-                message,
-                lag_ms,
-            } => {
-                let me = Arc::clone(self);
-                let shared = Arc::clone(shared);
-                tokio::spawn(async move {
-                    let outcome = match shared.in_memory(game).filter(|h| !h.is_follower()) {
-                        Some(handle) => match handle
-                            .command(
-                                who,
-                                id,
-                                version,
-                                message,
-                                shoutan_clock::Millis::from_millis(lag_ms),
-                            )
-                            .await
-                        {
-                            Ok(result) => Outcome::Command { result },
-                            Err(_) => Outcome::NotHere,
-                        },
-                        None => Outcome::NotHere,
-                    };
-                    me.send(&from, &Direct::Reply { req, outcome }).await;
-                });
-            }
-            Direct::Arbiter {
-                req,
-                from,
-                game,
-                event,
-            } => {
-                let me = Arc::clone(self);
-                let shared = Arc::clone(shared);
-                tokio::spawn(async move {
-                    let outcome = match shared.in_memory(game).filter(|h| !h.is_follower()) {
-                        Some(handle) => match handle.arbiter(event).await {
-                            Ok(result) => Outcome::Arbiter { result },
-                            Err(_) => Outcome::NotHere,
-                        },
-                        None => Outcome::NotHere,
-                    };
-                    me.send(&from, &Direct::Reply { req, outcome }).await;
-                });
-            }
+            return;
+        }
+        match serde_json::from_value::<G::Message>(message) {
+            Ok(message) => games.message(message),
+            Err(e) => tracing::warn!("an unreadable message on the bus: {e}"),
         }
     }
 
     /// Every second: the heartbeat, then the games of dead instances taken
     /// over (see the module documentation).
-    pub async fn watch(self: Arc<Self>, shared: Arc<Shared>) {
+    pub(crate) async fn watch<G: Games>(self: Arc<Self>, games: Arc<G>) {
         let mut every = tokio::time::interval(Duration::from_secs(1));
         every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
@@ -465,10 +389,34 @@ impl Membership {
                 }
             };
             for game in orphans {
-                if let Err(e) = shared.take_over(game).await {
+                if let Err(e) = games.take_over(game).await {
                     tracing::warn!("game {game} not taken over: {e}");
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An answer is written as the release before wrote it (`t: reply`),
+    /// and read back whatever the games put in it.
+    #[test]
+    fn replies_keep_their_form() {
+        let outcome = serde_json::json!({"kind": "command", "result": {"Ok": 4}});
+        let reply = Reply {
+            t: "reply",
+            req: 17,
+            outcome: &outcome,
+        };
+        let text = serde_json::to_string(&reply).unwrap();
+        assert_eq!(
+            text,
+            r#"{"t":"reply","req":17,"outcome":{"kind":"command","result":{"Ok":4}}}"#
+        );
+        let read: ReplyIn = serde_json::from_str(&text).unwrap();
+        assert_eq!((read.req, read.outcome), (17, outcome));
     }
 }

@@ -41,6 +41,7 @@ pub mod blocking;
 pub mod cluster;
 pub mod computer;
 pub mod config;
+pub mod enforcement;
 pub mod error;
 pub mod error_code;
 pub mod events;
@@ -50,6 +51,7 @@ pub mod judgement;
 pub mod listener;
 pub mod live;
 pub mod lobby;
+pub mod lobby_socket;
 pub mod metrics;
 pub mod moderation;
 pub mod net;
@@ -77,7 +79,7 @@ use crate::accounts::rate_limit::RateLimiter;
 use crate::cluster::Membership;
 use crate::computer::Computer;
 use crate::live::registry::Shared;
-use crate::lobby::{LiveGameView, Lobby};
+use crate::lobby::{LiveGameView, Lobby, LobbyOutlets};
 use crate::results::record_results;
 
 pub use config::ServerConfig;
@@ -129,7 +131,7 @@ pub struct App {
     /// Reports per player (each waits for a moderator).
     pub reports_per_user: RateLimiter,
     /// Ends the games of players suspended or banned.
-    pub enforcer: Arc<moderation::Enforcer>,
+    pub enforcer: Arc<enforcement::Enforcer>,
     /// The last check that the store takes writes.
     pub storage: health::StorageProbe,
     /// Held while a challenge's or a computer game's start is decided and
@@ -171,19 +173,27 @@ pub async fn start(store: Arc<dyn Store>, config: ServerConfig) -> Result<AppSta
             format!("decoy-{}", fastrand::u64(..)),
         )
         .await?;
-    let (games, published) = Shared::new(Arc::clone(&store), config.clone());
-    let lobby = Arc::new(Lobby::new(config.lobby_games));
+    let membership = Membership::join(&store, &config.instance).await?;
+    let (games, published) = Shared::new(Arc::clone(&store), config.clone(), membership.clone());
+    let (lobby, outlets) = Lobby::new(config.lobby_games);
+    let lobby = Arc::new(lobby);
+    let LobbyOutlets {
+        relayed,
+        stale_events,
+    } = outlets;
     let workers = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
     let spectators = live::spectators::Spectators::new(workers / 2)?;
     let computer = Arc::new(Computer::open(&*store, workers, Arc::clone(&config.network)).await?);
-    let membership = Membership::join(&store, &config.instance).await?;
     tokio::spawn(Arc::clone(&computer).seat_players(published.opened));
-    if let Some(membership) = &membership {
-        games.join_cluster(Arc::clone(membership));
+    match &membership {
         // Listening first: nothing told after the lobby is listed is missed.
-        Arc::clone(membership)
-            .run(Arc::clone(&games), Arc::clone(&lobby))
-            .await?;
+        Some(membership) => {
+            Arc::clone(membership)
+                .run(Arc::clone(&games), Arc::clone(&lobby), relayed)
+                .await?;
+        }
+        // One instance: nobody to relay the lobby's changes to.
+        None => drop(relayed),
     }
     for row in store.live_games().await? {
         match serde_json::from_str::<settings::GameSettings>(&row.settings) {
@@ -195,8 +205,13 @@ pub async fn start(store: Arc<dyn Store>, config: ServerConfig) -> Result<AppSta
     let reviews = Arc::new(review::Reviews::new(Arc::clone(&config.network)));
     let judgements = judgement::Judgements::new(Arc::clone(&config.network));
     reviews.resume(&store).await?;
-    let events =
-        events::Events::load(Arc::clone(&store), Arc::clone(&games), Arc::clone(&lobby)).await?;
+    let events = events::Events::load(
+        Arc::clone(&store),
+        Arc::clone(&games),
+        Arc::clone(&lobby),
+        stale_events,
+    )
+    .await?;
     let endings = events::results::tap(published.endings, Arc::clone(&events));
     tokio::spawn(record_results(
         Arc::clone(&store),
@@ -209,7 +224,7 @@ pub async fn start(store: Arc<dyn Store>, config: ServerConfig) -> Result<AppSta
         Some(membership) => tokio::spawn(membership.watch(Arc::clone(&games))),
         None => tokio::spawn(Arc::clone(&games).heartbeats()),
     };
-    let enforcer = moderation::Enforcer::new();
+    let enforcer = enforcement::Enforcer::new();
     tokio::spawn(Arc::clone(&enforcer).run(
         Arc::clone(&store),
         Arc::clone(&games),

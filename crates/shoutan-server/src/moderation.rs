@@ -1,27 +1,21 @@
 //! Moderation's rules, in one place for the API and the operator's shell
 //! (`shoutan admin`): who may act on whom, what an action needs, what
-//! holds against an account, and the enforcement of suspensions and bans
-//! on running games, whichever process recorded them.
+//! holds against an account. Suspensions and bans end running games
+//! through [`crate::enforcement`].
 //!
 //! A moderator acts on players: not on another moderator or an
 //! administrator (an administrator acts on moderators), and he lifts only
 //! his own actions. The operator at the shell may do anything. Every
 //! action is kept; lifting one is recorded beside it, nothing is erased.
 
-use std::sync::Arc;
 use std::time::Duration;
 
-use shoutan_rules::{Color, GameResult, WinBy};
 use shoutan_store::moderation::{ActionId, ReportId};
 use shoutan_store::{
     ActionKind, ActionRow, GameId, GameStatus, NewAction, Role, Standing, Store, User,
 };
-use tokio::sync::Notify;
 
 use crate::error::{ApiError, ErrorCode};
-use crate::live::event::GameEvent;
-use crate::live::registry::Shared;
-use crate::lobby::Lobby;
 
 /// Who acts.
 #[derive(Clone, Copy, Debug)]
@@ -351,82 +345,5 @@ pub async fn chat_refusal(store: &dyn Store, user: i64, now: i64) -> Result<(), 
                 reason_of(&actions, ActionKind::Mute, now)
             ),
         )),
-    }
-}
-
-/// Ends the running games of suspended and banned players: each as a
-/// forfeit (不战负) of the player kept out. Every server process runs
-/// one, for the games it hosts; it reads the audit log as it grows, so an
-/// action recorded at the shell or by another process is enforced too.
-pub struct Enforcer {
-    wake: Notify,
-}
-
-/// How often the audit log is read when nobody says it grew.
-const POLL: Duration = Duration::from_secs(1);
-
-impl Enforcer {
-    /// An enforcer, to be run with [`Enforcer::run`].
-    #[must_use]
-    pub fn new() -> Arc<Enforcer> {
-        Arc::new(Enforcer {
-            wake: Notify::new(),
-        })
-    }
-
-    /// Reads the log at once (an action was just recorded here).
-    pub fn nudge(&self) {
-        self.wake.notify_one();
-    }
-
-    /// Reads the audit log from the start (what holds at start-up is
-    /// enforced on the games restored), then as it grows.
-    pub async fn run(
-        self: Arc<Self>,
-        store: Arc<dyn Store>,
-        games: Arc<Shared>,
-        lobby: Arc<Lobby>,
-    ) {
-        let mut last = 0;
-        loop {
-            match store.actions_after(last).await {
-                Ok(actions) => {
-                    for action in actions {
-                        last = last.max(action.id);
-                        if action.kind.excludes() && action.holds(crate::time::now_millis()) {
-                            forfeit_games_of(&games, &lobby, action.user.id).await;
-                        }
-                    }
-                }
-                Err(e) => tracing::warn!("moderation: the audit log could not be read: {e}"),
-            }
-            let _ = tokio::time::timeout(POLL, self.wake.notified()).await;
-        }
-    }
-}
-
-/// Ends `user`'s games hosted here as his forfeit.
-async fn forfeit_games_of(games: &Shared, lobby: &Lobby, user: i64) {
-    for game in lobby.games_of(user) {
-        let Some(handle) = games.running(game.id).await else {
-            continue;
-        };
-        let Ok(state) = handle.state().await else {
-            continue;
-        };
-        let Some(color) = state.settings.color_of(user) else {
-            continue;
-        };
-        let ruling = GameEvent::Ruling {
-            result: GameResult::Win {
-                winner: Color::opponent(color),
-                by: WinBy::Forfeit,
-            },
-        };
-        match handle.arbiter(ruling).await {
-            Ok(Ok(_)) => tracing::info!(game = game.id, user, "forfeited: the player is kept out"),
-            Ok(Err(why)) => tracing::info!(game = game.id, "not forfeited: {why}"),
-            Err(_) => {}
-        }
     }
 }

@@ -3,11 +3,14 @@
 
 mod admin;
 mod backup;
+#[cfg(feature = "bench")]
 mod bench;
 mod database;
+#[cfg(feature = "bench")]
 mod engine_match;
 mod gtp;
 mod model;
+#[cfg(feature = "bench")]
 mod records;
 mod replay;
 mod review;
@@ -46,12 +49,14 @@ enum Command {
     Sgf(sgf::Command),
     /// Speak GTP on stdin/stdout (the computer player).
     Gtp(gtp::Args),
-    /// Play GTP engines against each other.
+    /// Play GTP engines against each other (built with `--features bench`).
+    #[cfg(feature = "bench")]
     Match(engine_match::Args),
     /// Run a tournament from a tournament file.
     #[command(subcommand)]
     Tournament(tournament::Command),
-    /// Measure speed.
+    /// Measure speed and strength (built with `--features bench`).
+    #[cfg(feature = "bench")]
     #[command(subcommand)]
     Bench(bench::Command),
     /// Copy the embedded database, while the server runs.
@@ -73,8 +78,10 @@ fn main() -> std::process::ExitCode {
         Command::Solve(args) => solve::run(args),
         Command::Sgf(cmd) => sgf::run(cmd),
         Command::Gtp(args) => gtp::run(args),
+        #[cfg(feature = "bench")]
         Command::Match(args) => engine_match::run(args),
         Command::Tournament(cmd) => tournament::run(cmd),
+        #[cfg(feature = "bench")]
         Command::Bench(cmd) => bench::run(cmd),
         Command::Backup(args) => backup::backup(args),
         Command::Restore(args) => backup::restore(args),

@@ -64,6 +64,7 @@ impl Events {
         store: Arc<dyn Store>,
         games: Arc<Shared>,
         lobby: Arc<Lobby>,
+        stale: mpsc::UnboundedReceiver<TournamentId>,
     ) -> Result<Arc<Events>, StoreError> {
         let (changed, to_tell) = mpsc::unbounded_channel();
         tokio::spawn(tell_changes(Arc::clone(&lobby), to_tell));
@@ -91,9 +92,7 @@ impl Events {
             }
         }
         let events = Arc::new(events);
-        let (stale, changed) = mpsc::unbounded_channel();
-        events.lobby.refresh_events_with(stale);
-        tokio::spawn(refresh_when_told(Arc::downgrade(&events), changed));
+        tokio::spawn(refresh_when_told(Arc::downgrade(&events), stale));
         Ok(events)
     }
 

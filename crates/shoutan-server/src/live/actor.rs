@@ -19,6 +19,7 @@ use shoutan_store::{GameId, StoreError, StoredEvent, UserId};
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
+use super::bus::GameMessage;
 use super::estimates::{ESTIMATES_PER_GAME, NoProposal};
 use super::event::{ChatChannel, CommandRef, GameEvent, Record};
 use super::frame::ServerFrame;
@@ -28,7 +29,6 @@ use super::protocol::{ClientMessage, ErrorFrame};
 use super::registry::{Ending, Shared};
 use super::replica::{Recent, Replica};
 use super::state::{LiveState, Refusal};
-use crate::cluster::Direct;
 use crate::error::ErrorCode;
 use crate::time;
 
@@ -435,7 +435,7 @@ impl Actor {
         self.replica.notice(&ServerFrame::Presence(&frame));
         let others = self.presence.other_instances();
         if let (Some(membership), false) = (self.shared.membership(), others.is_empty()) {
-            let message = Direct::Presence {
+            let message = GameMessage::Presence {
                 game: self.replica.id,
                 frame,
             };

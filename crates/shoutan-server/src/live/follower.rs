@@ -19,13 +19,14 @@ use std::time::Duration;
 
 use tokio::sync::mpsc;
 
+use super::bus::{GameMessage, Outcome};
 use super::frame::ServerFrame;
 use super::handle::{GameHandle, INBOX, Joined, Msg, Participant, Reply};
 use super::presence::{Attendance, PresenceFrame};
 use super::protocol::ErrorFrame;
 use super::registry::{Loaded, Shared, apply_stored};
 use super::replica::Replica;
-use crate::cluster::{Direct, Logged, Membership, Outcome, Unreachable};
+use crate::cluster::{Logged, Membership, Unreachable};
 use crate::error::ErrorCode;
 use crate::time;
 
@@ -147,7 +148,7 @@ impl Follower {
 
     async fn report(&mut self, attendance: Attendance) {
         self.reported = Some((attendance, tokio::time::Instant::now()));
-        let message = Direct::Attendance {
+        let message = GameMessage::Attendance {
             from: self.membership.instance.clone(),
             game: self.replica.id,
             attendance,
@@ -176,7 +177,7 @@ impl Follower {
                 reply,
             } => {
                 let req = self.membership.request_number();
-                let request = Direct::Command {
+                let request = GameMessage::Command {
                     req,
                     from: self.membership.instance.clone(),
                     game: self.replica.id,
@@ -190,7 +191,7 @@ impl Follower {
             }
             Msg::Arbiter { event, reply } => {
                 let req = self.membership.request_number();
-                let request = Direct::Arbiter {
+                let request = GameMessage::Arbiter {
                     req,
                     from: self.membership.instance.clone(),
                     game: self.replica.id,
@@ -231,7 +232,7 @@ impl Follower {
 
     /// Sends `request` to the owner; its answer comes back to this
     /// follower's own mailbox, so that the follower goes on meanwhile.
-    fn forward(&self, req: u64, request: Direct, reply: Reply, me: &mpsc::WeakSender<Msg>) {
+    fn forward(&self, req: u64, request: GameMessage, reply: Reply, me: &mpsc::WeakSender<Msg>) {
         let membership = Arc::clone(&self.membership);
         let owner = self.owner.clone();
         let me = me.clone();

@@ -11,11 +11,12 @@ use shoutan_rules::Color;
 use shoutan_store::{GameId, UserId};
 use tokio::sync::{broadcast, mpsc, oneshot};
 
+use super::bus::Outcome;
 use super::event::GameEvent;
 use super::presence::{Attendance, PresenceFrame};
 use super::protocol::{ClientMessage, ErrorFrame};
 use super::state::LiveState;
-use crate::cluster::{Logged, Outcome, Unreachable};
+use crate::cluster::{Logged, Unreachable};
 
 /// Events kept in memory for clients that reconnect.
 pub(crate) const RECENT: usize = 256;

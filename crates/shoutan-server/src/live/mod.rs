@@ -13,6 +13,7 @@
 //! `move`/`pass` commands, exactly as a WebSocket connection does.
 
 pub mod actor;
+pub mod bus;
 pub mod estimates;
 pub mod event;
 pub mod follower;

@@ -19,7 +19,7 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 
 use futures_util::StreamExt;
 use shoutan_clock::Instant;
@@ -91,7 +91,8 @@ pub struct Shared {
     pub estimates: Estimates,
     games: Mutex<HashMap<GameId, Slot>>,
     endings: mpsc::UnboundedSender<Ending>,
-    membership: OnceLock<Arc<Membership>>,
+    /// This instance among several, when the store is shared.
+    membership: Option<Arc<Membership>>,
     opened: mpsc::UnboundedSender<Opened>,
 }
 
@@ -182,10 +183,15 @@ pub async fn load(store: &dyn Store, id: GameId) -> Result<Option<Loaded>, LoadE
 }
 
 impl Shared {
-    /// The shared part of the server's games, and what they publish: the
-    /// endings for [`crate::results::record_results`], the openings for
-    /// the computer players.
-    pub fn new(store: Arc<dyn Store>, config: ServerConfig) -> (Arc<Shared>, Published) {
+    /// The shared part of the server's games (one instance of several
+    /// when `membership` is given), and what they publish: the endings for
+    /// [`crate::results::record_results`], the openings for the computer
+    /// players.
+    pub fn new(
+        store: Arc<dyn Store>,
+        config: ServerConfig,
+        membership: Option<Arc<Membership>>,
+    ) -> (Arc<Shared>, Published) {
         let (endings, ended) = mpsc::unbounded_channel();
         let (opened, opening) = mpsc::unbounded_channel();
         (
@@ -195,7 +201,7 @@ impl Shared {
                 config,
                 games: Mutex::new(HashMap::new()),
                 endings,
-                membership: OnceLock::new(),
+                membership,
                 opened,
             }),
             Published {
@@ -455,13 +461,7 @@ impl Shared {
 
     /// This instance among several, when the store is shared.
     pub(crate) fn membership(&self) -> Option<Arc<Membership>> {
-        self.membership.get().cloned()
-    }
-
-    /// Joins the games to the cluster `membership`, before any game is
-    /// served.
-    pub fn join_cluster(&self, membership: Arc<Membership>) {
-        let _ = self.membership.set(membership);
+        self.membership.clone()
     }
 
     /// Writes down that the server is alive, every `config.heartbeat`.

@@ -134,7 +134,11 @@ fn table() -> Vec<(Route, MethodRouter<AppState>)> {
         r(Method::GET, "/api/simuls/{id}", get(games::simul)),
         r(Method::GET, "/api/computer", get(computer::levels)),
         r(Method::POST, "/api/computer/games", post(computer::create)),
-        r(Method::GET, "/api/lobby/ws", get(crate::lobby::lobby_ws)),
+        r(
+            Method::GET,
+            "/api/lobby/ws",
+            get(crate::lobby_socket::lobby_ws),
+        ),
         r(Method::GET, "/api/games", get(games::live)),
         r(Method::GET, "/api/games/{id}", get(games::game)),
         r(Method::GET, "/api/games/{id}/sgf", get(games::sgf)),

@@ -1,0 +1,211 @@
+//! What the games say to each other's instances over the cluster's bus
+//! ([`crate::cluster`]), and what they do with what they hear: commands
+//! and arbiters' decisions go to a game's owner, attendance to the owner,
+//! presence to the followers.
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use shoutan_store::GameId;
+
+use super::event::GameEvent;
+use super::handle::{Msg, Participant};
+use super::presence::{Attendance, PresenceFrame};
+use super::protocol::{ClientMessage, ErrorFrame};
+use super::registry::{LoadError, Shared};
+use crate::cluster::{Games, Logged};
+
+/// A game's message to another instance.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(tag = "t", rename_all = "snake_case")]
+pub(crate) enum GameMessage {
+    /// A client's command, for the game's owner.
+    Command {
+        req: u64,
+        from: String,
+        game: GameId,
+        who: Participant,
+        id: Option<u64>,
+        version: Option<u64>,
+        message: ClientMessage,
+        lag_ms: u64,
+    },
+    /// An arbiter's decision, for the game's owner.
+    Arbiter {
+        req: u64,
+        from: String,
+        game: GameId,
+        event: GameEvent,
+    },
+    /// A follower's connections to a game, for its owner.
+    Attendance {
+        from: String,
+        game: GameId,
+        attendance: Attendance,
+    },
+    /// The owner's presence frame of a game, for its followers.
+    Presence { game: GameId, frame: PresenceFrame },
+}
+
+/// What an owner answers a forwarded request.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub(crate) enum Outcome {
+    /// A command: its version, or the error frame.
+    Command {
+        /// The answer.
+        result: Result<u64, ErrorFrame>,
+    },
+    /// An arbiter's decision: its version, or why it was refused.
+    Arbiter {
+        /// The answer.
+        result: Result<u64, String>,
+    },
+    /// This instance does not own the game (any more).
+    NotHere,
+}
+
+impl Games for Shared {
+    type Message = GameMessage;
+    type TakeOverError = LoadError;
+
+    fn logged(&self, logged: Logged) {
+        if let Some(handle) = self.in_memory(logged.g)
+            && handle.is_follower()
+        {
+            handle.deliver(Msg::Logged(logged));
+        }
+    }
+
+    fn message(self: &Arc<Self>, message: GameMessage) {
+        match message {
+            GameMessage::Attendance {
+                from,
+                game,
+                attendance,
+            } => {
+                if let Some(handle) = self.in_memory(game)
+                    && !handle.is_follower()
+                {
+                    handle.deliver(Msg::Attendance {
+                        instance: from,
+                        attendance,
+                    });
+                }
+            }
+            GameMessage::Presence { game, frame } => {
+                if let Some(handle) = self.in_memory(game)
+                    && handle.is_follower()
+                {
+                    handle.deliver(Msg::Presence(frame));
+                }
+            }
+            GameMessage::Command {
+                req,
+                from,
+                game,
+                who,
+                id,
+                version,
+                message,
+                lag_ms,
+            } => {
+                let shared = Arc::clone(self);
+                tokio::spawn(async move {
+                    let outcome = match shared.owned(game) {
+                        Some(handle) => match handle
+                            .command(
+                                who,
+                                id,
+                                version,
+                                message,
+                                shoutan_clock::Millis::from_millis(lag_ms),
+                            )
+                            .await
+                        {
+                            Ok(result) => Outcome::Command { result },
+                            Err(_) => Outcome::NotHere,
+                        },
+                        None => Outcome::NotHere,
+                    };
+                    shared.reply(&from, req, &outcome).await;
+                });
+            }
+            GameMessage::Arbiter {
+                req,
+                from,
+                game,
+                event,
+            } => {
+                let shared = Arc::clone(self);
+                tokio::spawn(async move {
+                    let outcome = match shared.owned(game) {
+                        Some(handle) => match handle.arbiter(event).await {
+                            Ok(result) => Outcome::Arbiter { result },
+                            Err(_) => Outcome::NotHere,
+                        },
+                        None => Outcome::NotHere,
+                    };
+                    shared.reply(&from, req, &outcome).await;
+                });
+            }
+        }
+    }
+
+    fn reconnected(&self) {
+        self.catch_up_followers();
+    }
+
+    async fn take_over(self: &Arc<Self>, game: GameId) -> Result<(), LoadError> {
+        Shared::take_over(self, game).await
+    }
+}
+
+impl Shared {
+    /// The game's actor, if this instance owns it.
+    fn owned(&self, game: GameId) -> Option<super::handle::GameHandle> {
+        self.in_memory(game).filter(|h| !h.is_follower())
+    }
+
+    /// Answers another instance's request.
+    async fn reply(&self, instance: &str, req: u64, outcome: &Outcome) {
+        if let Some(membership) = self.membership() {
+            membership.reply(instance, req, outcome).await;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The messages keep the names instances of the release before read
+    /// (`t` and `kind`), so that a rolling upgrade understands both ways.
+    #[test]
+    fn messages_between_instances_keep_their_names() {
+        let attendance = GameMessage::Attendance {
+            from: "a_8080".into(),
+            game: 7,
+            attendance: Attendance::default(),
+        };
+        let json = serde_json::to_value(&attendance).unwrap();
+        assert_eq!(json["t"], "attendance");
+        assert_eq!(json["game"], 7);
+        let arbiter = GameMessage::Arbiter {
+            req: 3,
+            from: "b_8080".into(),
+            game: 9,
+            event: GameEvent::Resign {
+                color: shoutan_rules::Color::White,
+            },
+        };
+        assert_eq!(serde_json::to_value(&arbiter).unwrap()["t"], "arbiter");
+        assert_eq!(
+            serde_json::to_value(Outcome::NotHere).unwrap(),
+            serde_json::json!({"kind": "not_here"})
+        );
+        let answer = Outcome::Arbiter { result: Ok(12) };
+        let back: Outcome = serde_json::from_value(serde_json::to_value(&answer).unwrap()).unwrap();
+        assert!(matches!(back, Outcome::Arbiter { result: Ok(12) }));
+    }
+}
