@@ -1029,7 +1029,7 @@ class GamePage {
   renderInfo() {
     const m = this.model;
     const s = m.settings;
-    const colors = { nigiri: t('game.nigiri'), ranks: t('game.byRank'), choice: t('game.byChoice') }[s.colours?.by] ?? '';
+    const colors = { nigiri: t('game.nigiri'), ranks: t('game.byRank'), choice: t('game.byChoice') }[s.colors?.by] ?? '';
     const stones = handicapStones(s.handicap);
     const item = (label, value) => h('div.info-row', null, h('dt', null, label), h('dd', null, value));
     replace(this.info,

@@ -77,8 +77,8 @@ export function lobbyPage(root) {
     const rows = [...challenges.values()].sort((a, b) => b.created_at - a.created_at).map((c) => {
       const own = me()?.name === c.challenger;
       // The colour the acceptor gets.
-      const color = c.colour === 'nigiri' ? h('span.nigiri', { title: t('form.color.nigiri') }, dot('black'), dot('white'))
-        : dot(c.colour === 'black' ? 'white' : 'black');
+      const color = c.color === 'nigiri' ? h('span.nigiri', { title: t('form.color.nigiri') }, dot('black'), dot('white'))
+        : dot(c.color === 'black' ? 'white' : 'black');
       const seats = c.mode?.kind === 'rengo' ? 3 : c.mode?.kind === 'simul' ? c.mode.boards : 1;
       const seated = (c.joined ?? []).some((j) => j.id === me()?.id);
       const action = own

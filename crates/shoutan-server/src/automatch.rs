@@ -17,7 +17,7 @@ use crate::AppState;
 use crate::error::{ApiError, ErrorCode};
 use crate::lobby::{LiveGameView, Seekers, check_live_games};
 use crate::settings::{
-    ChallengeRequest, ChallengeSettings, ColourRequest, GameSettings, HandicapRequest, Seat,
+    ChallengeRequest, ChallengeSettings, ColorRequest, GameSettings, HandicapRequest, Seat,
 };
 use crate::time;
 
@@ -82,7 +82,7 @@ pub async fn seek(app: &AppState, user: &User, request: SeekRequest) -> Result<S
         } else {
             HandicapRequest::None
         },
-        colour: ColourRequest::Nigiri,
+        color: ColorRequest::Nigiri,
         time_control: Some(request.time_control),
         time_out: shoutan_clock::TimeOutRule::default(),
         rated: request.rated,

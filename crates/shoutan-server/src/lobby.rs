@@ -18,7 +18,7 @@ use crate::error::{ApiError, ErrorCode};
 use crate::net::socket::written;
 use crate::result_view::ResultView;
 use crate::settings::{
-    ChallengeSettings, ColourRequest, GameSettings, HandicapRequest, Mode, Partners, Seat,
+    ChallengeSettings, ColorRequest, GameSettings, HandicapRequest, Mode, Partners, Seat,
 };
 
 /// What the store keeps of a challenge: its settings and the challenger's
@@ -50,8 +50,9 @@ pub struct ChallengeView {
     pub komi: Option<f64>,
     /// The handicap.
     pub handicap: HandicapRequest,
-    /// Who takes black.
-    pub colour: ColourRequest,
+    /// Who takes black (`colour` from an instance of the release before).
+    #[serde(alias = "colour")]
+    pub color: ColorRequest,
     /// The clock, as text.
     pub time_control: String,
     /// The clock in Chinese (empty from an instance that predates it).
@@ -90,7 +91,7 @@ impl ChallengeView {
             ruleset: s.ruleset.to_string(),
             komi: s.komi.map(shoutan_rules::Score::points),
             handicap: s.handicap,
-            colour: s.colour,
+            color: s.color,
             time_control: s.time_control.to_string(),
             time_control_zh: s.time_control.text_zh(),
             time_out: s.time_out,

@@ -38,7 +38,7 @@ pub enum HandicapRequest {
 /// Who takes black, as the challenger asks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum ColourRequest {
+pub enum ColorRequest {
     /// 猜先 (spec §6): drawn.
     #[default]
     Nigiri,
@@ -69,8 +69,8 @@ pub struct ChallengeRequest {
     #[serde(default)]
     pub handicap: HandicapRequest,
     /// Who takes black (`color`; the old spelling `colour` still reads).
-    #[serde(default, rename = "color", alias = "colour")]
-    pub colour: ColourRequest,
+    #[serde(default, alias = "colour")]
+    pub color: ColorRequest,
     /// The time control as text (`"10 min + 5×30s byo-yomi"`) or JSON
     /// (default: no clock).
     #[serde(default)]
@@ -113,8 +113,8 @@ pub struct ChallengeSettings {
     /// The handicap.
     pub handicap: HandicapRequest,
     /// Who takes black (`color`; stored challenges may say `colour`).
-    #[serde(rename = "color", alias = "colour")]
-    pub colour: ColourRequest,
+    #[serde(alias = "colour")]
+    pub color: ColorRequest,
     /// The clock.
     pub time_control: TimeControl,
     /// Art. 22.5's option.
@@ -233,7 +233,7 @@ impl ChallengeRequest {
             ruleset,
             komi,
             handicap: self.handicap,
-            colour: self.colour,
+            color: self.color,
             time_control,
             time_out: self.time_out,
             rated: self.rated,
@@ -242,7 +242,7 @@ impl ChallengeRequest {
         clock_options(&settings.time_control, settings.time_out)?;
         match self.handicap {
             HandicapRequest::Fixed { stones } | HandicapRequest::Free { stones } => {
-                if self.colour == ColourRequest::Nigiri {
+                if self.color == ColorRequest::Nigiri {
                     return Err(bad(
                         ErrorCode::BadColor,
                         "a handicap game has no nigiri: say whether you take black or white",
@@ -381,7 +381,7 @@ fn build_game(
 /// How the colours were decided.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "by", rename_all = "snake_case")]
-pub enum ColourDecision {
+pub enum ColorDecision {
     /// The challenger chose.
     Choice,
     /// The weaker player takes black (a handicap or 让先).
@@ -442,8 +442,8 @@ pub struct GameSettings {
     pub rated: bool,
     /// How the colours were decided (`colors`; stored games may say
     /// `colours`).
-    #[serde(rename = "colors", alias = "colours")]
-    pub colours: ColourDecision,
+    #[serde(alias = "colours")]
+    pub colors: ColorDecision,
     /// Black's handicap in ranks, for rating the game as even.
     pub rating_handicap: i32,
     /// In rengo, the second player of each team: the turns go black,
@@ -474,12 +474,12 @@ impl GameSettings {
         rng: &mut fastrand::Rng,
     ) -> Result<GameSettings, ApiError> {
         let ruleset = challenge.ruleset;
-        let mut by_choice = |challenger: Seat, acceptor: Seat| match challenge.colour {
-            ColourRequest::Black => (challenger, acceptor, ColourDecision::Choice),
-            ColourRequest::White => (acceptor, challenger, ColourDecision::Choice),
-            ColourRequest::Nigiri => {
+        let mut by_choice = |challenger: Seat, acceptor: Seat| match challenge.color {
+            ColorRequest::Black => (challenger, acceptor, ColorDecision::Choice),
+            ColorRequest::White => (acceptor, challenger, ColorDecision::Choice),
+            ColorRequest::Nigiri => {
                 let draw = Nigiri::draw([challenger.rank, acceptor.rank], None, rng.u64(..));
-                let decision = ColourDecision::Nigiri {
+                let decision = ColorDecision::Nigiri {
                     players: [challenger.id, acceptor.id],
                     draw,
                 };
@@ -530,7 +530,7 @@ impl GameSettings {
                     (
                         weaker,
                         stronger,
-                        ColourDecision::Ranks,
+                        ColorDecision::Ranks,
                         handicap,
                         komi,
                         rating_handicap,
@@ -550,7 +550,7 @@ impl GameSettings {
             time_control: challenge.time_control,
             time_out: challenge.time_out,
             rated: challenge.rated,
-            colours: colors,
+            colors,
             rating_handicap,
             partners: None,
             simul: None,
@@ -666,8 +666,8 @@ mod tests {
         assert_eq!(s.time_control, TimeControl::None);
         assert!(s.rated);
         assert_eq!(
-            (s.handicap, s.colour),
-            (HandicapRequest::None, ColourRequest::Nigiri)
+            (s.handicap, s.color),
+            (HandicapRequest::None, ColorRequest::Nigiri)
         );
     }
 
@@ -794,7 +794,7 @@ mod tests {
             (g.handicap.clone(), g.komi),
             (Handicap::None, Ruleset::CHINESE.komi)
         );
-        assert!(matches!(g.colours, ColourDecision::Nigiri { .. }));
+        assert!(matches!(g.colors, ColorDecision::Nigiri { .. }));
         // Twelve ranks: nine stones at most.
         let g = GameSettings::resolve(&auto, seat(1, "15k"), seat(2, "3k"), &mut rng).unwrap();
         assert_eq!(g.handicap, Handicap::Fixed(9));
@@ -809,7 +809,7 @@ mod tests {
         let black = request(r#"{"color": "black"}"#).unwrap();
         let mut rng = fastrand::Rng::with_seed(7);
         let g = GameSettings::resolve(&black, seat(1, "1d"), seat(2, "1d"), &mut rng).unwrap();
-        assert_eq!((g.black.id, g.colours), (1, ColourDecision::Choice));
+        assert_eq!((g.black.id, g.colors), (1, ColorDecision::Choice));
         let white = request(r#"{"color": "white"}"#).unwrap();
         let g = GameSettings::resolve(&white, seat(1, "1d"), seat(2, "1d"), &mut rng).unwrap();
         assert_eq!(g.white.id, 1);
@@ -820,7 +820,7 @@ mod tests {
         let mut blacks = [0, 0];
         for _ in 0..200 {
             let g = GameSettings::resolve(&nigiri, seat(1, "5k"), seat(2, "1d"), &mut rng).unwrap();
-            let ColourDecision::Nigiri { players, draw } = g.colours else {
+            let ColorDecision::Nigiri { players, draw } = g.colors else {
                 panic!()
             };
             assert_eq!(players, [1, 2]);
@@ -848,7 +848,7 @@ mod tests {
     #[test]
     fn a_request_in_the_old_spelling_still_reads() {
         let old = request(r#"{"colour": "white"}"#).unwrap();
-        assert_eq!(old.colour, ColourRequest::White);
+        assert_eq!(old.color, ColorRequest::White);
         assert_eq!(old, request(r#"{"color": "white"}"#).unwrap());
     }
 

@@ -11,7 +11,7 @@ use shoutan_tournament::{
 };
 
 use crate::error::{ApiError, ErrorCode};
-use crate::settings::{ChallengeRequest, ChallengeSettings, ColourRequest, HandicapRequest};
+use crate::settings::{ChallengeRequest, ChallengeSettings, ColorRequest, HandicapRequest};
 
 /// Art. 22.2: online play allows 15 minutes late.
 pub const DEFAULT_LATE_ARRIVAL_MS: u64 = 15 * 60 * 1000;
@@ -183,7 +183,7 @@ impl EventRequest {
             ruleset: self.ruleset.clone(),
             komi: self.komi,
             handicap: HandicapRequest::None,
-            colour: ColourRequest::Black,
+            color: ColorRequest::Black,
             time_control: self.time_control.clone(),
             time_out: self.time_out,
             rated: self.rated.unwrap_or(true),

@@ -10,7 +10,7 @@ use shoutan_tournament::{Game, Round};
 use super::event::Event;
 use crate::error::{ApiError, ErrorCode};
 use crate::rank_rule::shown_rank;
-use crate::settings::{ColourDecision, GameSettings, Seat};
+use crate::settings::{ColorDecision, GameSettings, Seat};
 use crate::time;
 
 /// The settings of a paired game between two seats.
@@ -40,7 +40,7 @@ fn settings(event: &Event, black: Seat, white: Seat, handicap: u8) -> GameSettin
         time_control: game.time_control,
         time_out: game.time_out,
         rated: game.rated,
-        colours: ColourDecision::Choice,
+        colors: ColorDecision::Choice,
         rating_handicap: i32::from(handicap),
         partners: None,
         simul: None,

@@ -213,7 +213,7 @@ mod tests {
         use shoutan_clock::TimeOutRule;
         use shoutan_rules::{BoardSize, Handicap, Ruleset, Score};
 
-        use crate::settings::{ColourDecision, GameSettings, Seat};
+        use crate::settings::{ColorDecision, GameSettings, Seat};
         let seat = |id, name: &str| Seat {
             id,
             name: name.to_owned(),
@@ -229,7 +229,7 @@ mod tests {
             time_control: "1 min + 3×10s byo-yomi".parse().unwrap(),
             time_out: TimeOutRule::Lose,
             rated: false,
-            colours: ColourDecision::Choice,
+            colors: ColorDecision::Choice,
             rating_handicap: 0,
             partners: None,
             simul: None,

@@ -9,7 +9,7 @@ use shoutan_store::UserId;
 use super::event::ChatChannel;
 use super::state::{ChatLine, LiveState, Offers};
 use crate::result_view::ResultView;
-use crate::settings::{ColourDecision, Partners, Seat};
+use crate::settings::{ColorDecision, Partners, Seat};
 
 /// Both clocks at an instant.
 #[derive(Clone, Debug, Serialize)]
@@ -188,7 +188,7 @@ pub struct SettingsView {
     /// Rated or casual.
     pub rated: bool,
     /// How the colours were decided.
-    pub colours: ColourDecision,
+    pub colors: ColorDecision,
 }
 
 /// A move as listed.
@@ -267,7 +267,7 @@ impl LiveState {
                 time_control_zh: s.time_control.text_zh(),
                 time_out: s.time_out,
                 rated: s.rated,
-                colours: s.colours,
+                colors: s.colors,
             },
             version: self.version,
             board: self.board_rows(),

@@ -67,7 +67,7 @@ async fn two_compatible_seeks_pair_into_one_game(backend: Backend) {
     assert_eq!(players, ["ma", "nie"]);
     assert_eq!(game["settings"]["size"], 9);
     assert_eq!(game["settings"]["rated"], true);
-    assert_eq!(game["settings"]["colours"]["by"], "nigiri", "{game}");
+    assert_eq!(game["settings"]["colors"]["by"], "nigiri", "{game}");
     assert_eq!(game["settings"]["handicap"], json!("none"));
 }
 
@@ -94,7 +94,7 @@ async fn handicap_by_ranks_only_where_both_allow_it(backend: Backend) {
     let paired = seek(&mut s, quick(19)).await;
     let game = other.game(paired["game"].as_i64().unwrap()).await;
     assert_eq!(game["settings"]["handicap"], json!("none"), "{game}");
-    assert_eq!(game["settings"]["colours"]["by"], "nigiri");
+    assert_eq!(game["settings"]["colors"]["by"], "nigiri");
 }
 
 async fn incompatible_seeks_wait(backend: Backend) {

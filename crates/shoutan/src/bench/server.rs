@@ -673,23 +673,23 @@ async fn register_accounts(
     addresses: &Addresses,
     games: usize,
 ) -> anyhow::Result<Accounts> {
-    let per_colour = games.div_ceil(GAMES_PER_ACCOUNT);
+    let per_color = games.div_ceil(GAMES_PER_ACCOUNT);
     let run = fastrand::u32(..);
     let mut cookies = Vec::new();
     let mut pending = Vec::new();
-    for i in 0..2 * per_colour {
+    for i in 0..2 * per_color {
         let http = addresses.http(50_000 + i)?;
         let (base, name) = (base.to_owned(), format!("bench{run:x}-{i}"));
         pending.push(tokio::spawn(
             async move { register(&http, &base, &name).await },
         ));
-        if pending.len() == 16 || i + 1 == 2 * per_colour {
+        if pending.len() == 16 || i + 1 == 2 * per_color {
             for task in pending.drain(..) {
                 cookies.push(task.await??);
             }
         }
     }
-    let white = cookies.split_off(per_colour);
+    let white = cookies.split_off(per_color);
     Ok(Accounts {
         black: cookies,
         white,
@@ -764,7 +764,7 @@ pub(super) async fn open_game(
         .header("x-shoutan-request", "1")
         .header("cookie", black)
         .json(&serde_json::json!({
-            "size": size.get(), "colour": "black", "rated": false,
+            "size": size.get(), "color": "black", "rated": false,
             "time_control": "1h + 5×30s byo-yomi",
         }))
         .send()
