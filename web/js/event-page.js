@@ -154,7 +154,13 @@ export function eventPage(root, { id }) {
     names.push('log', 'exports');
     replace(tabs, ...names.map((n) => h('button.tab', {
       type: 'button', role: 'tab', 'aria-selected': String(tab === n), dataset: { tab: n },
-      onclick: () => { tab = n; render(); },
+      onclick: () => {
+        tab = n;
+        if (!TAB_SOURCES[n]) return render();
+        renderTabs();
+        replace(body, h('p.page-loading', null, '…'));
+        return load();
+      },
     }, t(`events.${n}`))));
   }
 
@@ -339,13 +345,21 @@ export function eventPage(root, { id }) {
     }
   }
 
+  /**
+   * What a tab reads besides the event, fetched only while it is shown: a
+   * change pushed to every watcher of a large event costs each of them the
+   * event and the one table they look at, not every table.
+   */
+  const TAB_SOURCES = { standings: 'standings/current', crosstable: 'crosstable', bracket: 'bracket', log: 'log' };
+
   async function load() {
+    const shown = tab;
     try {
-      const [event, standingsData, cross, log, brackets] = await Promise.all([
-        get(base), get(`${base}/standings/current`), get(`${base}/crosstable`), get(`${base}/log`), get(`${base}/bracket`),
-      ]);
-      if (gone) return;
-      data = { event, standings: standingsData, crosstable: cross, log, bracket: brackets };
+      const source = TAB_SOURCES[shown];
+      const [event, part] = await Promise.all([get(base), source ? get(`${base}/${source}`) : null]);
+      // Another tab was chosen meanwhile: its own load draws it.
+      if (gone || shown !== tab) return;
+      data = { event, [shown]: part };
       // A form being filled in is not redrawn under the typing.
       stale = root.contains(document.activeElement) && document.activeElement?.tagName !== 'BUTTON';
       if (!stale) render();
