@@ -42,6 +42,19 @@ impl ProblemStore for PostgresStore {
             .collect()
     }
 
+    async fn problem_try(&self, user: UserId, problem: &str) -> Result<Option<bool>, StoreError> {
+        self.client()
+            .await?
+            .query_opt(
+                "SELECT solved FROM problem_tries WHERE user_id = $1 AND problem = $2",
+                &[&user, &problem],
+            )
+            .await?
+            .map(|r| r.try_get(0))
+            .transpose()
+            .map_err(Into::into)
+    }
+
     async fn solver_rating(&self, user: UserId) -> Result<Option<ProblemRating>, StoreError> {
         self.client()
             .await?

@@ -45,6 +45,9 @@ pub struct NewProblemTry {
 pub trait ProblemStore: Send + Sync {
     /// The player's first tries: each problem's id and whether he solved it.
     async fn problem_tries(&self, user: UserId) -> Result<Vec<(String, bool)>, StoreError>;
+    /// The player's first try of `problem`, if he tried it: whether he
+    /// solved it.
+    async fn problem_try(&self, user: UserId, problem: &str) -> Result<Option<bool>, StoreError>;
     /// The player's problem rating, once he has one.
     async fn solver_rating(&self, user: UserId) -> Result<Option<ProblemRating>, StoreError>;
     /// Every problem's rating, by id, for the problems someone has tried.

@@ -56,6 +56,19 @@ impl ProblemStore for SqliteStore {
         .await
     }
 
+    async fn problem_try(&self, user: UserId, problem: &str) -> Result<Option<bool>, StoreError> {
+        let problem = problem.to_owned();
+        self.read(move |conn| {
+            Ok(conn
+                .prepare_cached(
+                    "SELECT solved FROM problem_tries WHERE user_id = ?1 AND problem = ?2",
+                )?
+                .query_row(params![user, problem], |r| r.get(0))
+                .optional()?)
+        })
+        .await
+    }
+
     async fn solver_rating(&self, user: UserId) -> Result<Option<ProblemRating>, StoreError> {
         self.read(move |conn| solver(conn, user)).await
     }

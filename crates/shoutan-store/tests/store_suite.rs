@@ -1322,6 +1322,13 @@ async fn account_self_service(store: &Arc<dyn Store>) {
         .await
         .unwrap();
     assert!(tried.is_some());
+    let first_try = |user, problem: &'static str| store.problem_try(user, problem);
+    assert_eq!(
+        first_try(player.id, "rumen-chizi/1").await.unwrap(),
+        Some(true)
+    );
+    assert_eq!(first_try(player.id, "rumen-chizi/2").await.unwrap(), None);
+    assert_eq!(first_try(other.id, "rumen-chizi/1").await.unwrap(), None);
     assert!(store.solver_rating(player.id).await.unwrap().is_some());
     let game = game(store, &player, &other, 19, 3_000).await;
     store

@@ -387,13 +387,7 @@ async fn tries_of(app: &AppState, user: Option<&User>) -> Result<HashMap<String,
 
 /// Whether `user` has tried `entry`, and solved it.
 async fn first_try(app: &AppState, user: &User, entry: &Entry) -> Result<Option<bool>, ApiError> {
-    let id = entry.id();
-    Ok(app
-        .store
-        .problem_tries(user.id)
-        .await?
-        .into_iter()
-        .find_map(|(p, solved)| (p == id).then_some(solved)))
+    Ok(app.store.problem_try(user.id, &entry.id()).await?)
 }
 
 fn status(first_try: Option<bool>) -> Status {
