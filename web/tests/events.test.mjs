@@ -136,6 +136,14 @@ describe('an event from creation to standings', needsChromium(), () => {
     await olga.click('[data-tab=standings]');
     await olga.locator('[data-role=standings-caption]', { hasText: 'results so far' }).waitFor();
     await olga.evaluate(() => { window.__sameDocument = true; });
+    // What the page fetches of the event when the result is pushed: the
+    // event and the table shown, not every table.
+    const fetched = [];
+    const note = (r) => {
+      const m = /^\/api\/events\/\d+(\/.*)?$/.exec(new URL(r.url()).pathname);
+      if (m) fetched.push(m[1] ?? '');
+    };
+    olga.on('request', note);
     for (const name of ['alice', 'bob']) {
       await pages[name].locator('[data-role=your-game] a').click();
       await pages[name].waitForURL(/\/game\/\d+$/);
@@ -156,6 +164,9 @@ describe('an event from creation to standings', needsChromium(), () => {
     // The standings on olga's screen change by themselves.
     await olga.locator('[data-role=standings-caption]', { hasText: /^Round 1$/ }).waitFor({ timeout: 10_000 });
     assert.equal(await olga.evaluate(() => window.__sameDocument), true, 'not reloaded');
+    olga.off('request', note);
+    assert.ok(fetched.includes('') && fetched.includes('/standings/current'), fetched.join(' '));
+    assert.deepEqual(fetched.filter((path) => !['', '/standings/current'].includes(path)), [], 'only the table shown');
     const table = olga.locator('[data-role=standings]');
     const headers = await table.locator('th').allInnerTexts();
     assert.deepEqual(headers.slice(2), ['Wins', 'Points', 'SOS', 'SOSOS']);
