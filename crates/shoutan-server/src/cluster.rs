@@ -21,6 +21,7 @@
 //! from the log and excuses their clocks from the dead owner's last
 //! heartbeat to the takeover.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::future::Future;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -112,6 +113,14 @@ struct Reply<'a, T> {
     req: u64,
     /// The answer.
     outcome: &'a T,
+}
+
+/// A message to this instance, its name alone read (the rest is skipped,
+/// not built): `reply`, or one of the games'.
+#[derive(Deserialize)]
+struct Named<'a> {
+    #[serde(borrow)]
+    t: Cow<'a, str>,
 }
 
 /// An answer as it arrives, read once its request is found.
@@ -345,15 +354,8 @@ impl Membership {
     /// A message to this instance: an answer goes to its request, any
     /// other message to the games.
     fn on_direct<G: Games>(&self, games: &Arc<G>, payload: &str) {
-        let message: serde_json::Value = match serde_json::from_str(payload) {
-            Ok(m) => m,
-            Err(e) => {
-                tracing::warn!("an unreadable message on the bus: {e}");
-                return;
-            }
-        };
-        if message["t"] == "reply" {
-            match serde_json::from_value::<ReplyIn>(message) {
+        match serde_json::from_str::<Named>(payload) {
+            Ok(Named { t }) if t == "reply" => match serde_json::from_str::<ReplyIn>(payload) {
                 Ok(ReplyIn { req, outcome }) => {
                     let waiting = self.requests.lock().ok().and_then(|mut r| r.remove(&req));
                     if let Some(tx) = waiting {
@@ -361,11 +363,11 @@ impl Membership {
                     }
                 }
                 Err(e) => tracing::warn!("an unreadable answer on the bus: {e}"),
-            }
-            return;
-        }
-        match serde_json::from_value::<G::Message>(message) {
-            Ok(message) => games.message(message),
+            },
+            Ok(_) => match serde_json::from_str::<G::Message>(payload) {
+                Ok(message) => games.message(message),
+                Err(e) => tracing::warn!("an unreadable message on the bus: {e}"),
+            },
             Err(e) => tracing::warn!("an unreadable message on the bus: {e}"),
         }
     }

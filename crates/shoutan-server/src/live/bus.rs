@@ -3,13 +3,14 @@
 //! and arbiters' decisions go to a game's owner, attendance to the owner,
 //! presence to the followers.
 
+use std::future::Future;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use shoutan_store::GameId;
 
 use super::event::GameEvent;
-use super::handle::{Msg, Participant};
+use super::handle::{GameHandle, Msg, Participant};
 use super::presence::{Attendance, PresenceFrame};
 use super::protocol::{ClientMessage, ErrorFrame};
 use super::registry::{LoadError, Shared};
@@ -109,46 +110,20 @@ impl Games for Shared {
                 version,
                 message,
                 lag_ms,
-            } => {
-                let shared = Arc::clone(self);
-                tokio::spawn(async move {
-                    let outcome = match shared.owned(game) {
-                        Some(handle) => match handle
-                            .command(
-                                who,
-                                id,
-                                version,
-                                message,
-                                shoutan_clock::Millis::from_millis(lag_ms),
-                            )
-                            .await
-                        {
-                            Ok(result) => Outcome::Command { result },
-                            Err(_) => Outcome::NotHere,
-                        },
-                        None => Outcome::NotHere,
-                    };
-                    shared.reply(&from, req, &outcome).await;
-                });
-            }
+            } => self.answer(from, req, game, move |handle| async move {
+                let lag = shoutan_clock::Millis::from_millis(lag_ms);
+                let result = handle.command(who, id, version, message, lag).await;
+                result.ok().map(|result| Outcome::Command { result })
+            }),
             GameMessage::Arbiter {
                 req,
                 from,
                 game,
                 event,
-            } => {
-                let shared = Arc::clone(self);
-                tokio::spawn(async move {
-                    let outcome = match shared.owned(game) {
-                        Some(handle) => match handle.arbiter(event).await {
-                            Ok(result) => Outcome::Arbiter { result },
-                            Err(_) => Outcome::NotHere,
-                        },
-                        None => Outcome::NotHere,
-                    };
-                    shared.reply(&from, req, &outcome).await;
-                });
-            }
+            } => self.answer(from, req, game, move |handle| async move {
+                let result = handle.arbiter(event).await;
+                result.ok().map(|result| Outcome::Arbiter { result })
+            }),
         }
     }
 
@@ -163,15 +138,28 @@ impl Games for Shared {
 
 impl Shared {
     /// The game's actor, if this instance owns it.
-    fn owned(&self, game: GameId) -> Option<super::handle::GameHandle> {
+    fn owned(&self, game: GameId) -> Option<GameHandle> {
         self.in_memory(game).filter(|h| !h.is_follower())
     }
 
-    /// Answers another instance's request.
-    async fn reply(&self, instance: &str, req: u64, outcome: &Outcome) {
-        if let Some(membership) = self.membership() {
-            membership.reply(instance, req, outcome).await;
-        }
+    /// Answers `from`'s request `req` with what `ask` makes of the game's
+    /// actor, or `NotHere` when this instance does not own the game (or its
+    /// actor stopped meanwhile); the answer is sought on a task of its own.
+    fn answer<F, A>(self: &Arc<Self>, from: String, req: u64, game: GameId, ask: F)
+    where
+        F: FnOnce(GameHandle) -> A + Send + 'static,
+        A: Future<Output = Option<Outcome>> + Send,
+    {
+        let shared = Arc::clone(self);
+        tokio::spawn(async move {
+            let outcome = match shared.owned(game) {
+                Some(handle) => ask(handle).await.unwrap_or(Outcome::NotHere),
+                None => Outcome::NotHere,
+            };
+            if let Some(membership) = shared.membership() {
+                membership.reply(&from, req, &outcome).await;
+            }
+        });
     }
 }
 
