@@ -351,12 +351,16 @@ export function eventPage(root, { id }) {
    * event and the one table they look at, not every table.
    */
   const TAB_SOURCES = { standings: 'standings/current', crosstable: 'crosstable', bracket: 'bracket', log: 'log' };
+  /** The tabs whose source the server serves at a told version, from its cache. */
+  const AT_VERSION = new Set(['standings']);
 
-  async function load() {
+  /** @param {number} [version] the version the last notice told; 0 or none: now */
+  async function load(version = 0) {
     const shown = tab;
     try {
       const source = TAB_SOURCES[shown];
-      const [event, part] = await Promise.all([get(base), source ? get(`${base}/${source}`) : null]);
+      const at = version > 0 && AT_VERSION.has(shown) ? `?version=${version}` : '';
+      const [event, part] = await Promise.all([get(base), source ? get(`${base}/${source}${at}`) : null]);
       // Another tab was chosen meanwhile: its own load draws it.
       if (gone || shown !== tab) return;
       data = { event, [shown]: part };

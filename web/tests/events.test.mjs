@@ -137,11 +137,15 @@ describe('an event from creation to standings', needsChromium(), () => {
     await olga.locator('[data-role=standings-caption]', { hasText: 'results so far' }).waitFor();
     await olga.evaluate(() => { window.__sameDocument = true; });
     // What the page fetches of the event when the result is pushed: the
-    // event and the table shown, not every table.
+    // event and the table shown, not every table; the standings at the
+    // version the notice told, which the server serves from its cache.
     const fetched = [];
+    const versions = [];
     const note = (r) => {
-      const m = /^\/api\/events\/\d+(\/.*)?$/.exec(new URL(r.url()).pathname);
+      const url = new URL(r.url());
+      const m = /^\/api\/events\/\d+(\/.*)?$/.exec(url.pathname);
       if (m) fetched.push(m[1] ?? '');
+      if (m?.[1] === '/standings/current') versions.push(url.searchParams.get('version'));
     };
     olga.on('request', note);
     for (const name of ['alice', 'bob']) {
@@ -167,6 +171,7 @@ describe('an event from creation to standings', needsChromium(), () => {
     olga.off('request', note);
     assert.ok(fetched.includes('') && fetched.includes('/standings/current'), fetched.join(' '));
     assert.deepEqual(fetched.filter((path) => !['', '/standings/current'].includes(path)), [], 'only the table shown');
+    assert.ok(versions.some((v) => Number(v) > 0), `at a told version: ${versions.join(' ')}`);
     const table = olga.locator('[data-role=standings]');
     const headers = await table.locator('th').allInnerTexts();
     assert.deepEqual(headers.slice(2), ['Wins', 'Points', 'SOS', 'SOSOS']);

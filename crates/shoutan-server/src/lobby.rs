@@ -217,6 +217,10 @@ pub enum LobbyNotice {
     EventChanged {
         /// The event.
         id: TournamentId,
+        /// Its version after the change (0 from an instance of the release
+        /// before, which did not send it).
+        #[serde(default)]
+        version: u64,
     },
     /// A waiting seek was paired (its connection tells its player).
     Paired {
@@ -244,7 +248,10 @@ pub(crate) enum Notice {
         id: GameId,
         result: Option<ResultView>,
     },
-    EventChanged(TournamentId),
+    EventChanged {
+        id: TournamentId,
+        version: u64,
+    },
     Paired {
         seek: i64,
         game: GameId,
@@ -342,7 +349,7 @@ impl Lobby {
 
     /// Applies a change told by another instance.
     pub fn apply(&self, notice: LobbyNotice) {
-        if let LobbyNotice::EventChanged { id } = notice
+        if let LobbyNotice::EventChanged { id, .. } = notice
             && self.stale_events.send(id).is_ok()
         {
             return;
@@ -375,7 +382,7 @@ impl Lobby {
                 }
                 Notice::GameEnded { id, result }
             }
-            LobbyNotice::EventChanged { id } => Notice::EventChanged(id),
+            LobbyNotice::EventChanged { id, version } => Notice::EventChanged { id, version },
             LobbyNotice::Paired { seek, game } => Notice::Paired { seek, game },
             LobbyNotice::Seekers { seekers } => Notice::Seekers(Arc::new(seekers)),
         };
@@ -385,7 +392,7 @@ impl Lobby {
         });
         if matches!(
             shared.notice,
-            Notice::EventChanged(_) | Notice::GameStarted(_)
+            Notice::EventChanged { .. } | Notice::GameStarted(_)
         ) {
             let _ = self.event_notices.send(Arc::clone(&shared));
         }
@@ -400,15 +407,15 @@ impl Lobby {
         }
     }
 
-    /// An event changed here.
-    pub fn event_changed(&self, id: TournamentId) {
-        self.changed(LobbyNotice::EventChanged { id });
+    /// An event changed here; `version`: its version now.
+    pub fn event_changed(&self, id: TournamentId, version: u64) {
+        self.changed(LobbyNotice::EventChanged { id, version });
     }
 
-    /// An event changed on another instance is up to date here: the
-    /// clients are told.
-    pub fn event_refreshed(&self, id: TournamentId) {
-        self.tell(LobbyNotice::EventChanged { id });
+    /// An event changed on another instance is up to date here, at
+    /// `version`: the clients are told.
+    pub fn event_refreshed(&self, id: TournamentId, version: u64) {
+        self.tell(LobbyNotice::EventChanged { id, version });
     }
 
     /// A challenge was made.
@@ -567,6 +574,7 @@ pub(crate) enum LobbyFrame<'a> {
     },
     EventChanged {
         id: TournamentId,
+        version: u64,
     },
     /// This connection's seek waits.
     Seeking {
@@ -653,7 +661,7 @@ fn notice_frame(out: &Notice) -> Option<LobbyFrame<'_>> {
         &Notice::ChallengeClosed { id, .. } => LobbyFrame::ChallengeClosed { id },
         Notice::GameStarted(view) => LobbyFrame::GameStarted { game: view },
         Notice::GameEnded { id, result } => LobbyFrame::GameEnded { id: *id, result },
-        &Notice::EventChanged(id) => LobbyFrame::EventChanged { id },
+        &Notice::EventChanged { id, version } => LobbyFrame::EventChanged { id, version },
         Notice::Seekers(seekers) => LobbyFrame::Seekers { seekers },
         Notice::Paired { .. } => return None,
     })
@@ -700,7 +708,7 @@ mod tests {
                 id: 17,
                 result: &None,
             },
-            LobbyFrame::EventChanged { id: 3 },
+            LobbyFrame::EventChanged { id: 3, version: 41 },
             LobbyFrame::Seeking { seek: 12 },
             LobbyFrame::Paired { game: 40 },
             LobbyFrame::SeekCancelled,

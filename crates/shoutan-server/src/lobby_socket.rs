@@ -294,7 +294,7 @@ impl LobbyConnection {
 /// event's page hears of the events and of the viewer's own games starting.
 fn visible(notice: &Notice, viewer: Option<UserId>, view: LobbyView) -> bool {
     match (view, notice) {
-        (_, Notice::EventChanged(_)) => true,
+        (_, Notice::EventChanged { .. }) => true,
         (LobbyView::Events, Notice::GameStarted(game)) => viewer.is_some_and(|v| game.plays(v)),
         (LobbyView::Events, _) => false,
         (LobbyView::Lobby, Notice::ChallengeOpened(challenge)) => challenge.visible_to(viewer),

@@ -12,6 +12,7 @@
 //! | `shoutan_moves_total` | counter | moves and passes played |
 //! | `shoutan_move_seconds` | histogram | a move command, received to acknowledged |
 //! | `shoutan_append_seconds` | histogram | an event's append to its game's log |
+//! | `shoutan_event_standings_seconds` | histogram | an event's standings computed (both views, serialised and compressed): once per change a fetch asks for, however many fetch |
 //! | `shoutan_refusals_total{code}` | counter | answers with an error code (HTTP and WebSocket) |
 //! | `shoutan_unwritable_frames_total{socket}` | counter | frames that could not be written as JSON (`game`, `lobby`), logged and never sent; should stay 0 |
 //! | `shoutan_pool_jobs{pool}` | gauge | jobs running or waiting in a pool (`password`, `estimate`, `judgement`, `review`, and `computer`: the computer players' searches on the network) |

@@ -85,6 +85,9 @@ pub trait Store:
     async fn create_user(&self, user: NewUser) -> Result<User, StoreError>;
     /// The account with this id.
     async fn user(&self, id: UserId) -> Result<Option<User>, StoreError>;
+    /// The accounts with these ids, by id (ids of no account left out):
+    /// one query where a loop of [`Store::user`] would make one each.
+    async fn users(&self, ids: &[UserId]) -> Result<Vec<User>, StoreError>;
     /// The account with this name, ignoring case.
     async fn user_by_name(&self, name: &str) -> Result<Option<User>, StoreError>;
     /// Accounts whose name starts with `prefix` (ignoring case), by name.

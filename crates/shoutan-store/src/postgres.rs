@@ -556,6 +556,20 @@ impl Store for PostgresStore {
             .transpose()
     }
 
+    async fn users(&self, ids: &[UserId]) -> Result<Vec<User>, StoreError> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let sql = format!("SELECT {USER_COLUMNS} WHERE id = ANY($1) ORDER BY id");
+        self.client()
+            .await?
+            .query(&sql, &[&ids])
+            .await?
+            .iter()
+            .map(user_row)
+            .collect()
+    }
+
     async fn user_by_name(&self, name: &str) -> Result<Option<User>, StoreError> {
         let sql = format!("SELECT {USER_COLUMNS} WHERE name_key = $1");
         self.client()

@@ -560,6 +560,19 @@ impl Store for SqliteStore {
         self.read(move |conn| one_user(conn, "id = ?1", id)).await
     }
 
+    async fn users(&self, ids: &[UserId]) -> Result<Vec<User>, StoreError> {
+        let mut ids = ids.to_vec();
+        ids.sort_unstable();
+        ids.dedup();
+        // In this process: a lookup each costs no round trip.
+        self.read(move |conn| {
+            ids.into_iter()
+                .filter_map(|id| one_user(conn, "id = ?1", id).transpose())
+                .collect()
+        })
+        .await
+    }
+
     async fn user_by_name(&self, name: &str) -> Result<Option<User>, StoreError> {
         let key = name_key(name);
         self.read(move |conn| one_user(conn, "name_key = ?1", key))

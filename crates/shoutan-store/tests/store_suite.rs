@@ -178,9 +178,20 @@ async fn accounts(store: &Arc<dyn Store>) {
     assert!(store.user(ke.id + 1000).await.unwrap().is_none());
 
     user(store, "kejie2").await;
-    user(store, "Lee Sedol").await;
+    let lee = user(store, "Lee Sedol").await;
     user(store, "柯洁").await;
     let names = |users: Vec<User>| users.into_iter().map(|u| u.name).collect::<Vec<_>>();
+    // Several at once, by id: each once, ids of no account left out.
+    assert_eq!(
+        names(
+            store
+                .users(&[lee.id, ke.id + 1000, ke.id, lee.id])
+                .await
+                .unwrap()
+        ),
+        ["Ke Jie", "Lee Sedol"]
+    );
+    assert!(store.users(&[]).await.unwrap().is_empty());
     assert_eq!(
         names(store.search_users("ke", 10).await.unwrap()),
         ["Ke Jie", "kejie2"]

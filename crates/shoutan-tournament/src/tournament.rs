@@ -308,7 +308,7 @@ impl Tournament {
         }
         self.players
             .iter()
-            .find(|p| p.name.to_lowercase() == key.to_lowercase())
+            .find(|p| same_name(&p.name, key))
             .map(|p| p.id)
             .ok_or_else(|| TournamentError::UnknownPlayer(key.to_owned()))
     }
@@ -327,7 +327,7 @@ impl Tournament {
         }
         self.teams
             .iter()
-            .find(|t| t.name.to_lowercase() == key.to_lowercase())
+            .find(|t| same_name(&t.name, key))
             .map(|t| t.id)
             .ok_or_else(|| TournamentError::UnknownTeam(key.to_owned()))
     }
@@ -342,11 +342,7 @@ impl Tournament {
         if name.is_empty() {
             return Err(TournamentError::EmptyName);
         }
-        if self
-            .players
-            .iter()
-            .any(|p| p.name.to_lowercase() == name.to_lowercase())
-        {
+        if self.players.iter().any(|p| same_name(&p.name, name)) {
             return Err(TournamentError::Duplicate(name.to_owned()));
         }
         if matches!(self.settings.system, System::McMahon(_)) && new.rank.is_none() {
@@ -397,11 +393,7 @@ impl Tournament {
         if name.is_empty() {
             return Err(TournamentError::EmptyName);
         }
-        if self
-            .teams
-            .iter()
-            .any(|t| t.name.to_lowercase() == name.to_lowercase())
-        {
+        if self.teams.iter().any(|t| same_name(&t.name, name)) {
             return Err(TournamentError::Duplicate(name.to_owned()));
         }
         if !self.rounds.is_empty() && !self.settings.system.is_swiss() {
@@ -1230,6 +1222,17 @@ impl Tournament {
     }
 }
 
+/// Whether two names are one ignoring case, as `to_lowercase` compares
+/// them; without allocating for the usual ASCII names, since a
+/// registration compares its name with every other.
+fn same_name(a: &str, b: &str) -> bool {
+    if a.is_ascii() && b.is_ascii() {
+        a.eq_ignore_ascii_case(b)
+    } else {
+        a.to_lowercase() == b.to_lowercase()
+    }
+}
+
 fn check_settings(s: &Settings) -> Result<(), TournamentError> {
     let bad = |m: &str| Err(TournamentError::Settings(m.to_owned()));
     if let Some(c) = &s.certification {
@@ -1296,4 +1299,34 @@ fn check_settings(s: &Settings) -> Result<(), TournamentError> {
         return bad("MMS is for McMahon events");
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shoutan_rules::Rank;
+
+    #[test]
+    fn a_name_is_taken_whatever_its_case() {
+        let mut settings = Settings::new(System::Swiss, None);
+        settings.rounds = Some(3);
+        let mut t = Tournament::new("Names", settings).unwrap();
+        for name in ["Ke Jie", "ΟΔΥΣΣΕΥΣ", "Ärger"] {
+            t.add_player(NewPlayer::ranked(name, Rank::Dan(1))).unwrap();
+        }
+        // ASCII, Greek with its final sigma, and Latin with an umlaut.
+        for taken in ["ke jie", " KE JIE ", "οδυσσευς", "ärger"] {
+            let again = t.add_player(NewPlayer::ranked(taken, Rank::Dan(1)));
+            assert!(
+                matches!(again, Err(TournamentError::Duplicate(_))),
+                "{taken}: {again:?}"
+            );
+        }
+        assert!(
+            t.add_player(NewPlayer::ranked("Ke Jia", Rank::Dan(1)))
+                .is_ok()
+        );
+        assert_eq!(t.find_player("KE JIE").unwrap(), PlayerId(0));
+        assert_eq!(t.find_player("ärger").unwrap(), PlayerId(2));
+    }
 }

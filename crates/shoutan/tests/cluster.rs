@@ -234,11 +234,18 @@ async fn an_event_changed_on_one_instance_is_pushed_by_every_instance() {
             json!({"result": "B+"}),
         )
         .await;
-    assert_eq!(lobby.next_of("event_changed").await["id"], id);
+    let told = lobby.next_of("event_changed").await;
+    assert_eq!(told["id"], id);
     let shown = get(&watcher, &format!("/api/events/{id}")).await;
     assert_eq!(shown["players"].as_array().unwrap().len(), 2, "{shown}");
     assert_eq!(shown["rounds"][0]["games"][0]["result"], "B+", "{shown}");
-    let standings = get(&watcher, &format!("/api/events/{id}/standings")).await;
+    // The version A told, as B tells it: B's copy has the result.
+    let version = told["version"].as_u64().unwrap();
+    let standings = get(
+        &watcher,
+        &format!("/api/events/{id}/standings?version={version}"),
+    )
+    .await;
     assert_eq!(standings["rounds"], 1, "{standings}");
     assert_eq!(standings["rows"][0]["values"][0], "2", "{standings}");
 }

@@ -1,13 +1,13 @@
 //! `/metrics` as Prometheus scrapes it from `shoutan serve`: the moves
 //! played and their latency, a refusal by its code, the open WebSockets,
-//! the games in memory and the password pool's jobs; and nothing for an
-//! address the operator did not allow.
+//! the games in memory, the password pool's jobs and the events' standings
+//! computed; and nothing for an address the operator did not allow.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failed call is a test failure
 
 mod common;
 
-use common::{Server, a_game_played};
+use common::{Player, Server, a_game_played};
 use serde_json::json;
 
 async fn scrape(base: &str) -> (u16, String) {
@@ -81,6 +81,36 @@ async fn a_scrape_counts_moves_refusals_sockets_and_pools() {
         tokio::time::sleep(std::time::Duration::from_millis(100)).await;
     }
     assert_eq!(closed, Some(0.0), "closed sockets are no longer counted");
+}
+
+/// An event's standings are computed once per change a fetch asks for,
+/// however many fetch them, and each computation is counted.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_standings_computations_are_counted() {
+    let data = tempfile::tempdir().unwrap();
+    let server = Server::start(&["--data", data.path().to_str().unwrap()]);
+    let organiser = Player::register(&server.base, "olga").await;
+    let event = organiser
+        .post(
+            "/api/events",
+            json!({"name": "Counted", "system": {"kind": "swiss"}, "rounds": 3}),
+        )
+        .await;
+    let standings = format!("/api/events/{}/standings/current", event["id"]);
+    let computed = async || {
+        let (_, text) = scrape(&server.base).await;
+        sample(&text, "shoutan_event_standings_seconds_count")
+    };
+    for _ in 0..3 {
+        assert_eq!(organiser.send("GET", &standings, None).await.0, 200);
+    }
+    assert_eq!(computed().await, Some(1.0), "three fetches, one change");
+    let players = format!("/api/events/{}/players", event["id"]);
+    organiser.post(&players, json!({"name": "ann"})).await;
+    for _ in 0..3 {
+        assert_eq!(organiser.send("GET", &standings, None).await.0, 200);
+    }
+    assert_eq!(computed().await, Some(2.0), "one more after a registration");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

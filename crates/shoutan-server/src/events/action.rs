@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 use shoutan_rules::{Color, Rank};
-use shoutan_store::{GameId, UserId};
+use shoutan_store::{GameId, User, UserId};
 use shoutan_tournament::{Outcome, PlayerId, Round, Ruling, TeamId};
 
 use super::config::EventConfig;
@@ -16,6 +16,17 @@ pub struct Person {
     pub id: UserId,
     /// Its name.
     pub name: String,
+}
+
+impl Person {
+    /// The account `user`, as the event names it.
+    #[must_use]
+    pub fn of(user: &User) -> Person {
+        Person {
+            id: user.id,
+            name: user.name.clone(),
+        }
+    }
 }
 
 /// An arbiter's ruling as stored (the tournament crate's [`Ruling`]).

@@ -50,8 +50,9 @@ pub struct Events {
     events: RwLock<BTreeMap<TournamentId, Arc<Mutex<Event>>>>,
     by_game: RwLock<HashMap<GameId, Seat>>,
     failed_starts: Mutex<HashSet<(TournamentId, u32)>>,
-    /// Where the events changed here go to be told (see [`tell_changes`]).
-    changed: mpsc::UnboundedSender<TournamentId>,
+    /// Where the events changed here go to be told, with their versions
+    /// (see [`tell_changes`]).
+    changed: mpsc::UnboundedSender<(TournamentId, u64)>,
     /// Each event's standings page as last computed: a crowd watching the
     /// standings costs one computation per change at most, not one per
     /// fetch.
@@ -127,14 +128,31 @@ impl Events {
         // event as it was.
         let mut next = event.clone();
         let have = next.next_seq();
-        for stored in actions.into_iter().filter(|a| a.seq >= have) {
+        let actions: Vec<_> = actions.into_iter().filter(|a| a.seq >= have).collect();
+        // Every actor read at once: a log of 2,000 registrations names
+        // 2,000 players, and a query each is a round trip each.
+        let ids: Vec<_> = actions.iter().filter_map(|a| a.actor).collect();
+        let actors: HashMap<_, _> = self
+            .store
+            .users(&ids)
+            .await
+            .map_err(|e| e.to_string())?
+            .iter()
+            .map(|u| (u.id, Person::of(u)))
+            .collect();
+        for stored in actions {
             if stored.seq != next.next_seq() {
                 return Err(format!("action {} out of order", stored.seq));
             }
             let action: Action = serde_json::from_str(&stored.body)
                 .map_err(|e| format!("action {}: {e}", stored.seq))?;
             let actor = match stored.actor {
-                Some(id) => Some(self.person(id).await?),
+                Some(id) => Some(
+                    actors
+                        .get(&id)
+                        .cloned()
+                        .ok_or_else(|| format!("no account {id}"))?,
+                ),
                 None => None,
             };
             next.apply(action, actor, stored.at)
@@ -153,10 +171,10 @@ impl Events {
     }
 
     /// Brings this instance's copy of an event another instance changed
-    /// (or created) up to date from its log.
-    async fn refresh(&self, id: TournamentId) -> Result<(), String> {
+    /// (or created) up to date from its log; returns its version.
+    async fn refresh(&self, id: TournamentId) -> Result<u64, String> {
         let known = self.events.read().await.get(&id).cloned();
-        let games = match known {
+        let (version, games) = match known {
             Some(event) => {
                 let actions = self
                     .store
@@ -165,7 +183,7 @@ impl Events {
                     .map_err(|e| e.to_string())?;
                 let mut e = event.lock().await;
                 self.catch_up_log(&mut e, actions).await?;
-                e.games.clone()
+                (e.next_seq(), e.games.clone())
             }
             None => {
                 let rows = self.store.tournaments().await.map_err(|e| e.to_string())?;
@@ -174,17 +192,17 @@ impl Events {
                     .find(|r| r.id == id)
                     .ok_or_else(|| format!("no event {id} in the store"))?;
                 let event = self.replay(row).await?;
-                let games = event.games.clone();
+                let seen = (event.next_seq(), event.games.clone());
                 self.events
                     .write()
                     .await
                     .entry(id)
                     .or_insert_with(|| Arc::new(Mutex::new(event)));
-                games
+                seen
             }
         };
         self.seat_games(id, &games).await;
-        Ok(())
+        Ok(version)
     }
 
     /// Records where each of an event's online games sits.
@@ -209,10 +227,7 @@ impl Events {
             .await
             .map_err(|e| e.to_string())?
             .ok_or_else(|| format!("no account {id}"))?;
-        Ok(Person {
-            id: user.id,
-            name: user.name,
-        })
+        Ok(Person::of(&user))
     }
 
     /// Creates an event.
@@ -235,19 +250,19 @@ impl Events {
                 first_action: body,
             })
             .await?;
-        let event = Arc::new(Mutex::new(Event::new(
-            row.id, organiser, created_at, config,
-        )?));
+        let event = Event::new(row.id, organiser, created_at, config)?;
+        let version = event.next_seq();
+        let event = Arc::new(Mutex::new(event));
         self.events.write().await.insert(row.id, Arc::clone(&event));
-        self.tell(row.id);
+        self.tell(row.id, version);
         Ok(event)
     }
 
     /// Tells the lobby's sockets (and the other instances) that an event
-    /// changed.
-    fn tell(&self, id: TournamentId) {
+    /// changed, and is now at `version`.
+    fn tell(&self, id: TournamentId, version: u64) {
         // The receiver lives as long as the lobby.
-        let _ = self.changed.send(id);
+        let _ = self.changed.send((id, version));
     }
 
     /// The event with this id.
@@ -266,19 +281,26 @@ impl Events {
     }
 
     /// The standings (`GET /api/events/{id}/standings`, or `…/current`)
-    /// as JSON, with every change made before the call. Computed outside
-    /// the event's lock, one computation at a time per event, each serving
-    /// every fetch that waited for it: results keep coming in while a crowd
-    /// watches.
+    /// as JSON, with every change made before the call, or, given a
+    /// `version` (an `event_changed` notice's), with every change up to
+    /// it: the fetches a notice sets off are served by one computation
+    /// even as results keep coming in, and without waiting on the event's
+    /// lock. Computed outside that lock, one computation at a time per
+    /// event, each serving every fetch that waited for it.
     pub async fn standings_json(
         &self,
-        event: &Arc<Mutex<Event>>,
+        id: TournamentId,
         part: StandingsPart,
+        version: Option<u64>,
     ) -> Result<StandingsBody, ApiError> {
-        let (id, wanted) = {
-            let e = event.lock().await;
-            (e.id, e.next_seq())
-        };
+        let event = self.get(id).await?;
+        if let Some(body) = version.and_then(|v| self.cached_standings(id, v, part)) {
+            return Ok(body);
+        }
+        // A version not reached yet is the one now: no fetch waits for
+        // changes to come.
+        let now = event.lock().await.next_seq();
+        let wanted = version.map_or(now, |v| v.min(now));
         let gate = {
             let mut standings = self
                 .standings
@@ -298,9 +320,11 @@ impl Events {
             let e = event.lock().await;
             (e.next_seq(), e.tournament.clone())
         };
+        let computing = std::time::Instant::now();
         let json = tokio::task::spawn_blocking(move || StandingsJson::of(&tournament))
             .await
             .map_err(ApiError::internal)??;
+        metrics::histogram!("shoutan_event_standings_seconds").record(computing.elapsed());
         let body = json.part(part);
         if let Ok(mut standings) = self.standings.lock() {
             standings.entry(id).or_default().body = Some((version, json));
@@ -355,7 +379,7 @@ impl Events {
         self.to_live_game(event, &action).await;
         self.end_reseated(event, &reseated).await;
         self.open(event, made, settings, at).await;
-        self.tell(event.id);
+        self.tell(event.id, event.next_seq());
         Ok(())
     }
 
@@ -534,35 +558,39 @@ fn reseated_tables(before: &Event, after: &Event, action: &Action) -> Vec<(u32, 
 /// the last change always. The event pages fetch again at each notice.
 const TELL_SPACING: Duration = Duration::from_millis(250);
 
-/// Tells the lobby each event changed, at once when the event's last
-/// notice is [`TELL_SPACING`] old, otherwise once when it is. Ends when the
-/// events do.
-async fn tell_changes(lobby: Arc<Lobby>, mut changed: mpsc::UnboundedReceiver<TournamentId>) {
+/// Tells the lobby each event changed, with its latest version, at once
+/// when the event's last notice is [`TELL_SPACING`] old, otherwise once
+/// when it is. Ends when the events do.
+async fn tell_changes(
+    lobby: Arc<Lobby>,
+    mut changed: mpsc::UnboundedReceiver<(TournamentId, u64)>,
+) {
     let mut told: HashMap<TournamentId, Instant> = HashMap::new();
-    let mut due: BTreeMap<TournamentId, Instant> = BTreeMap::new();
+    let mut due: BTreeMap<TournamentId, (Instant, u64)> = BTreeMap::new();
     loop {
-        let next = due.values().min().copied();
+        let next = due.values().map(|&(at, _)| at).min();
         tokio::select! {
-            id = changed.recv() => {
-                let Some(id) = id else { return };
+            change = changed.recv() => {
+                let Some((id, version)) = change else { return };
                 let now = Instant::now();
                 match told.get(&id) {
                     Some(&last) if now < last + TELL_SPACING => {
-                        due.entry(id).or_insert(last + TELL_SPACING);
+                        let (_, latest) = due.entry(id).or_insert((last + TELL_SPACING, version));
+                        *latest = version.max(*latest);
                     }
                     _ => {
-                        lobby.event_changed(id);
+                        lobby.event_changed(id, version);
                         told.insert(id, now);
                     }
                 }
             }
             () = tokio::time::sleep_until(next.unwrap_or_else(Instant::now)), if next.is_some() => {
                 let now = Instant::now();
-                due.retain(|&id, &mut at| {
+                due.retain(|&id, &mut (at, version)| {
                     if at > now {
                         return true;
                     }
-                    lobby.event_changed(id);
+                    lobby.event_changed(id, version);
                     told.insert(id, now);
                     false
                 });
@@ -588,10 +616,12 @@ async fn refresh_when_told(
             return;
         };
         for id in ids {
-            if let Err(why) = events.refresh(id).await {
+            // Told anyway: the pages fetch what this instance has.
+            let version = events.refresh(id).await.unwrap_or_else(|why| {
                 tracing::error!("event {id} changed elsewhere and was not read again: {why}");
-            }
-            events.lobby.event_refreshed(id);
+                0
+            });
+            events.lobby.event_refreshed(id, version);
         }
     }
 }

@@ -106,13 +106,6 @@ impl Params {
     }
 }
 
-fn person(user: &User) -> Person {
-    Person {
-        id: user.id,
-        name: user.name.clone(),
-    }
-}
-
 /// The organiser, the event's arbiters, and the server's arbiters and
 /// administrators run an event.
 fn must_run(event: &Event, user: &User) -> Result<(), ApiError> {
@@ -143,7 +136,7 @@ async fn create(
     Body(request): Body<EventRequest>,
 ) -> Result<Response, ApiError> {
     let config = request.check()?;
-    let event = app.events.create(person(&user), config).await?;
+    let event = app.events.create(Person::of(&user), config).await?;
     let view = views::event(&*event.lock().await, Some(user.id), time::now_millis());
     Ok((StatusCode::CREATED, Json(view)).into_response())
 }
@@ -175,7 +168,7 @@ async fn run(
     must_run(&e, user)?;
     let action = action(&e)?;
     app.events
-        .change(&mut e, action, Some(person(user)))
+        .change(&mut e, action, Some(Person::of(user)))
         .await?;
     Ok(Json(views::event(&e, Some(user.id), time::now_millis())))
 }
@@ -206,10 +199,10 @@ async fn appoint(
         ));
     }
     let action = Action::AppointArbiter {
-        arbiter: person(&arbiter),
+        arbiter: Person::of(&arbiter),
     };
     app.events
-        .change(&mut e, action, Some(person(&user)))
+        .change(&mut e, action, Some(Person::of(&user)))
         .await?;
     Ok(Json(views::event(&e, Some(user.id), time::now_millis())))
 }
@@ -233,10 +226,10 @@ async fn register(
         rank: Some(user.declared_rank),
         club: None,
         country: None,
-        account: Some(person(&user)),
+        account: Some(Person::of(&user)),
     };
     app.events
-        .change(&mut e, action, Some(person(&user)))
+        .change(&mut e, action, Some(Person::of(&user)))
         .await?;
     let view = views::event(&e, Some(user.id), now);
     Ok((StatusCode::CREATED, Json(view)).into_response())
@@ -256,7 +249,7 @@ async fn unregister(
         )
     })?;
     app.events
-        .change(&mut e, Action::Withdraw { player }, Some(person(&user)))
+        .change(&mut e, Action::Withdraw { player }, Some(Person::of(&user)))
         .await?;
     Ok(Json(views::event(&e, Some(user.id), time::now_millis())))
 }
@@ -308,7 +301,7 @@ async fn add_player(
             rank,
             club,
             country,
-            account: account.as_ref().map(person),
+            account: account.as_ref().map(Person::of),
         })
     })
     .await?;
@@ -402,7 +395,10 @@ async fn start_round(
     let event = app.events.get(p.number("id")?).await?;
     let mut e = event.lock().await;
     must_run(&e, &user)?;
-    let number = app.events.start_round(&mut e, Some(person(&user))).await?;
+    let number = app
+        .events
+        .start_round(&mut e, Some(Person::of(&user)))
+        .await?;
     let round = e
         .tournament
         .rounds()
@@ -543,31 +539,40 @@ async fn ruling(
 async fn standings(
     State(app): State<AppState>,
     p: Params,
+    at: crate::extract::Params<AtVersion>,
     headers: axum::http::HeaderMap,
 ) -> Result<Response, ApiError> {
-    standings_part(&app, &p, &headers, StandingsPart::Whole).await
+    standings_part(&app, &p, at, &headers, StandingsPart::Whole).await
 }
 
 async fn current_standings(
     State(app): State<AppState>,
     p: Params,
+    at: crate::extract::Params<AtVersion>,
     headers: axum::http::HeaderMap,
 ) -> Result<Response, ApiError> {
-    standings_part(&app, &p, &headers, StandingsPart::Current).await
+    standings_part(&app, &p, at, &headers, StandingsPart::Current).await
 }
 
 async fn standings_part(
     app: &AppState,
     p: &Params,
+    crate::extract::Params(at): crate::extract::Params<AtVersion>,
     headers: &axum::http::HeaderMap,
     part: StandingsPart,
 ) -> Result<Response, ApiError> {
-    let event = app.events.get(p.number("id")?).await?;
     Ok(app
         .events
-        .standings_json(&event, part)
+        .standings_json(p.number("id")?, part, at.version)
         .await?
         .response(headers))
+}
+
+/// `?version=`: the event's version an `event_changed` notice gave; the
+/// answer has every change up to it, not necessarily those after.
+#[derive(Deserialize)]
+struct AtVersion {
+    version: Option<u64>,
 }
 
 async fn certification(
@@ -610,7 +615,7 @@ async fn certify(
     }
     let ranks = qualifiers.iter().map(|q| (q.player, q.to)).collect();
     app.events
-        .change(&mut e, Action::Certify { ranks }, Some(person(&user)))
+        .change(&mut e, Action::Certify { ranks }, Some(Person::of(&user)))
         .await?;
     Ok(Json(views::certification(&e)))
 }

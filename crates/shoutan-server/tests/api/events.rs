@@ -1161,8 +1161,10 @@ async fn standings_show_the_round_in_progress(backend: Backend) {
 }
 
 /// Every change of an event is said on the lobby socket (issue 20) — the
-/// creation, a registration, a pairing, a result — so that the event's
-/// pages fetch it again when it changes instead of polling.
+/// creation, a registration, a pairing, a result — with the event's
+/// version, so that the event's pages fetch it again when it changes
+/// instead of polling; the standings fetched at a told version come from
+/// the server's cache, computed once for every watcher of that notice.
 async fn the_lobby_socket_says_when_an_event_changes(backend: Backend) {
     let Some(server) = TestServer::new(backend, config()).await else {
         return;
@@ -1174,20 +1176,44 @@ async fn the_lobby_socket_says_when_an_event_changes(backend: Backend) {
         json!({"name": "Over the board", "system": {"kind": "round_robin", "cycles": 1}}),
     )
     .await;
-    let mut told = async || watcher.next_of("event_changed").await["id"].clone();
-    assert_eq!(told().await, id, "created");
+    let mut versions = Vec::new();
+    let mut told = async |what: &str| {
+        let frame = watcher.next_of("event_changed").await;
+        assert_eq!(frame["id"], id, "{what}: {frame}");
+        let version = frame["version"].as_u64().expect("a version");
+        assert!(
+            versions.last() < Some(&version),
+            "{what}: {frame} after {versions:?}"
+        );
+        versions.push(version);
+        version
+    };
+    told("created").await;
     for name in ["ann", "bob"] {
         let added = organiser
             .post(&format!("/api/events/{id}/players"), json!({"name": name}))
             .await;
         assert_eq!(added.status, 201, "{}", added.body);
-        assert_eq!(told().await, id, "{name} registered");
+        told(name).await;
     }
     let started = organiser
         .post(&format!("/api/events/{id}/rounds"), json!({}))
         .await;
     assert_eq!(started.status, 201, "{}", started.body);
-    assert_eq!(told().await, id, "round 1 paired");
+    let paired = told("round 1 paired").await;
+    let wins = async |query: &str| {
+        let answer = organiser
+            .get(&format!("/api/events/{id}/standings/current{query}"))
+            .await;
+        assert_eq!(answer.status, 200, "{query}: {}", answer.body);
+        answer.json["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["wins"].as_u64().unwrap())
+            .sum::<u64>()
+    };
+    assert_eq!(wins(&format!("?version={paired}")).await, 0);
     let entered = organiser
         .post(
             &format!("/api/events/{id}/rounds/1/tables/1/result"),
@@ -1195,7 +1221,30 @@ async fn the_lobby_socket_says_when_an_event_changes(backend: Backend) {
         )
         .await;
     assert_eq!(entered.status, 200, "{}", entered.body);
-    assert_eq!(told().await, id, "the result");
+    let decided = told("the result").await;
+    // What the pairing's notice asked for is served as computed for it:
+    // no computation per fetch while results come in.
+    assert_eq!(
+        wins(&format!("?version={paired}")).await,
+        0,
+        "from the cache"
+    );
+    assert_eq!(
+        wins(&format!("?version={decided}")).await,
+        1,
+        "at the result"
+    );
+    assert_eq!(wins("").await, 1, "now");
+    assert_eq!(
+        wins("?version=999999").await,
+        1,
+        "a version to come is now's"
+    );
+    let bad = organiser
+        .get(&format!("/api/events/{id}/standings?version=latest"))
+        .await;
+    assert_eq!(bad.status, 400, "{}", bad.body);
+    assert_eq!(bad.json["error"], "malformed", "{}", bad.body);
     let standings = organiser
         .get(&format!("/api/events/{id}/standings"))
         .await

@@ -28,7 +28,7 @@
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::process::{Command, ExitCode};
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -867,7 +867,7 @@ struct Row {
 
 /// One watcher: a lobby socket, reconnected when it drops; at each change
 /// of the event (and at each connection) the standings are fetched, one
-/// fetch at a time, [`SPACING`] apart when changes come during one.
+/// fetch at a time, starting [`SPACING`] apart when changes come during one.
 async fn watch_standings(
     base: String,
     event: i64,
@@ -879,8 +879,12 @@ async fn watch_standings(
 ) {
     let changed = Arc::new(Notify::new());
     let again = Arc::new(AtomicBool::new(false));
+    // The event's version the last notice gave; 0 after a (re)connection,
+    // whose snapshot asks for the standings as they are now.
+    let last_version = Arc::new(AtomicU64::new(0));
     let fetcher = {
         let (changed, again, stop) = (Arc::clone(&changed), Arc::clone(&again), Arc::clone(&stop));
+        let last_version = Arc::clone(&last_version);
         let base = base.clone();
         tokio::spawn(async move {
             let mut pending: Vec<Won> = Vec::new();
@@ -896,9 +900,11 @@ async fn watch_standings(
                 let told = tokio::time::timeout(SPACING, changed.notified())
                     .await
                     .is_ok();
+                let fetching = Instant::now();
                 if told {
                     again.store(false, Ordering::Relaxed);
-                    let Ok(page) = fetch_standings(&http, &base, event).await else {
+                    let version = last_version.load(Ordering::Relaxed);
+                    let Ok(page) = fetch_standings(&http, &base, event, version).await else {
                         // Tried again (the server restarting, say).
                         watcher.failed_fetches.fetch_add(1, Ordering::Relaxed);
                         tokio::time::sleep(SPACING).await;
@@ -929,32 +935,52 @@ async fn watch_standings(
                 }
                 watcher.seen.store(seen, Ordering::Relaxed);
                 if told && again.load(Ordering::Relaxed) {
-                    tokio::time::sleep(SPACING).await;
+                    tokio::time::sleep_until((fetching + SPACING).into()).await;
                 }
             }
         })
     };
-    let mine = format!(r#"{{"type":"event_changed","id":{event}}}"#);
     read_lobby(&base, None, from, &stop, |text| {
-        if text == mine || text.starts_with(r#"{"type":"lobby""#) {
-            again.store(true, Ordering::Relaxed);
-            changed.notify_one();
+        match serde_json::from_str::<Notice>(text) {
+            Ok(Notice::EventChanged { id, version }) if id == event => {
+                last_version.fetch_max(version, Ordering::Relaxed);
+            }
+            Ok(Notice::Lobby) => last_version.store(0, Ordering::Relaxed),
+            _ => return,
         }
+        again.store(true, Ordering::Relaxed);
+        changed.notify_one();
     })
     .await;
     changed.notify_one();
     let _ = fetcher.await;
 }
 
+/// A lobby frame that makes a watcher fetch: its snapshot (at each
+/// connection) or a change of an event.
+#[derive(Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum Notice {
+    Lobby,
+    EventChanged { id: i64, version: u64 },
+}
+
 /// What the event page fetches at each change: the live standings while a
-/// round is played, compressed as a browser takes them.
+/// round is played, at least at the `version` last told (0: as they are
+/// now), compressed as a browser takes them.
 async fn fetch_standings(
     http: &reqwest::Client,
     base: &str,
     event: i64,
+    version: u64,
 ) -> anyhow::Result<Standings> {
+    let at = if version == 0 {
+        String::new()
+    } else {
+        format!("?version={version}")
+    };
     let response = http
-        .get(format!("{base}/api/events/{event}/standings/current"))
+        .get(format!("{base}/api/events/{event}/standings/current{at}"))
         .header(reqwest::header::ACCEPT_ENCODING, "gzip")
         .send()
         .await?
