@@ -4,7 +4,7 @@
 // organiser and arbiters, the controls that start rounds and enter
 // results. Kept current by the lobby socket: the server says when the
 // event changed (a registration, a pairing, a result), and the page fetches
-// it again.
+// again the event's head and the one table it shows.
 
 import { del, get, post } from './api.js';
 import { h, replace } from './dom.js';
@@ -31,6 +31,8 @@ export function eventPage(root, { id }) {
   linkEventStyle();
   const base = `/api/events/${id}`;
   let tab = 'pairings';
+  /** The round the pairings tab shows; null: the latest. */
+  let shownRound = null;
   let gone = false;
   /** Drawn while a form had the focus: redrawn when it is left. */
   let stale = false;
@@ -53,7 +55,7 @@ export function eventPage(root, { id }) {
     const e = data.event;
     const you = e.you;
     const rounds = e.config.settings.rounds;
-    const paired = e.rounds.length;
+    const paired = e.rounds_paired;
     const status = paired ? (rounds ? t('events.roundOf', { n: paired, of: rounds }) : t('events.round', { n: paired })) : t('events.notStarted');
     const registration = !session.user ? null
       : you.player
@@ -100,14 +102,14 @@ export function eventPage(root, { id }) {
   }
 
   function playerName(n) {
-    return data.event.players.find((p) => p.number === n)?.name ?? `#${n}`;
+    return data.entrants.players.find((p) => p.number === n)?.name ?? `#${n}`;
   }
 
   /** Player numbers from "3, ann, 5": numbers as they are, names looked up. */
   function playerNumbers(text) {
     return text.split(/[,，\n]+/).map((x) => x.trim()).filter(Boolean).map((x) => {
       if (/^\d+$/.test(x)) return Number(x);
-      const p = data.event.players.find((q) => q.name.toLowerCase() === x.toLowerCase());
+      const p = data.entrants.players.find((q) => q.name.toLowerCase() === x.toLowerCase());
       if (!p) throw new Error(t('events.unknownPlayer', { name: x }));
       return p.number;
     });
@@ -115,9 +117,9 @@ export function eventPage(root, { id }) {
 
   function teams() {
     const e = data.event;
-    const list = e.teams.length
+    const list = data.entrants.teams.length
       ? h('div.table-scroll', null, table('teams', [[t('events.number'), true], [t('events.name.col')], [t('events.members')], ['']],
-        e.teams.map((team) => h('tr', { class: team.withdrawn_from ? 'withdrawn' : '', dataset: { team: team.name } },
+        data.entrants.teams.map((team) => h('tr', { class: team.withdrawn_from ? 'withdrawn' : '', dataset: { team: team.name } },
           h('td.num', null, team.number), h('td', null, team.name),
           h('td', null, team.members.map(playerName).join(', ')),
           h('td.muted', null, team.withdrawn_from ? t('events.withdrawn') : '')))))
@@ -156,7 +158,7 @@ export function eventPage(root, { id }) {
       type: 'button', role: 'tab', 'aria-selected': String(tab === n), dataset: { tab: n },
       onclick: () => {
         tab = n;
-        if (!TAB_SOURCES[n]) return render();
+        if (!Object.keys(sources(n)).length) return render();
         renderTabs();
         replace(body, h('p.page-loading', null, '…'));
         return load();
@@ -165,9 +167,8 @@ export function eventPage(root, { id }) {
   }
 
   function players() {
-    const e = data.event;
     return h('div.table-scroll', null, table('players', [[t('events.number'), true], [t('events.name.col')], [t('events.rank')], ['']],
-      e.players.map((p) => h('tr', { class: p.withdrawn_from ? 'withdrawn' : '' },
+      data.entrants.players.map((p) => h('tr', { class: p.withdrawn_from ? 'withdrawn' : '' },
         h('td.num', null, p.number), h('td', null, p.name), h('td', null, rankName(p.rank ?? '')),
         h('td.muted', null, p.withdrawn_from ? t('events.withdrawn') : '')))));
   }
@@ -199,7 +200,7 @@ export function eventPage(root, { id }) {
    * substitutes standing in), while the match has no result.
    */
   function lineupForm(r, side, games) {
-    const team = data.event.teams.find((t) => t.number === side.number);
+    const team = data.entrants.teams.find((t) => t.number === side.number);
     if (!team) return null;
     const current = games.map((g) => (team.members.includes(g.black.number) ? g.black.number : g.white.number));
     const selects = current.map((n, i) => h('select', { name: `board-${i + 1}`, 'aria-label': t('events.boardN', { n: i + 1 }) },
@@ -217,18 +218,34 @@ export function eventPage(root, { id }) {
   function matchBlock(r, m, me) {
     const games = r.games.filter((g) => g.match === m.number);
     const open = data.event.you.can_change && ['substitutes', 'per_match'].includes(teamEvent())
-      && r.number === data.event.rounds.length && games.every((g) => !g.result);
+      && r.number === data.event.rounds_paired && games.every((g) => !g.result);
     return h('div.team-match', { dataset: { match: String(m.number) } },
       h('h4', null, `${m.black.name} – ${m.white.name}`),
       h('div.table-scroll', null, table(`pairings-${r.number}-${m.number}`, pairingHead(true), games.map((g) => gameRow(r, g, me)))),
       open ? h('div.stack', null, lineupForm(r, m.black, games), lineupForm(r, m.white, games)) : null);
   }
 
+  /** The buttons that choose the round shown, when there are several. */
+  function roundPicker() {
+    const paired = data.event.rounds_paired;
+    if (paired < 2) return null;
+    const shown = data.round.number;
+    return h('div.row.round-picker', { dataset: { role: 'round-picker' } }, ...Array.from({ length: paired }, (_, i) => i + 1).map((n) => h('button.ghost.small', {
+      type: 'button', 'aria-pressed': String(n === shown), dataset: { pick: String(n) },
+      onclick: () => {
+        shownRound = n === paired ? null : n;
+        load();
+      },
+    }, t('events.round', { n }))));
+  }
+
+  /** The round shown: its games (by match in a team event) and byes. */
   function pairings() {
     const e = data.event;
-    if (!e.rounds.length) return h('p.empty', null, t('events.noRounds'));
+    if (!e.rounds_paired) return h('p.empty', null, t('events.noRounds'));
+    const r = data.round;
     const me = e.you.player;
-    return h('div.stack', null, ...[...e.rounds].reverse().map((r) => h('div.card', { dataset: { round: String(r.number) } },
+    return h('div.stack', null, roundPicker(), h('div.card', { dataset: { round: String(r.number) } },
       h('div.round-head', null, h('h3', null, t('events.round', { n: r.number })),
         h('div.row', null,
           h('a.button.ghost.small', { href: `/events/${id}/rounds/${r.number}/pairings`, dataset: { link: '', sheet: 'pairings' } }, t('events.pairingSheet')),
@@ -236,7 +253,7 @@ export function eventPage(root, { id }) {
       r.matches.length
         ? r.matches.map((m) => matchBlock(r, m, me))
         : h('div.table-scroll', null, table(`pairings-${r.number}`, pairingHead(false), r.games.map((g) => gameRow(r, g, me)))),
-      ...r.byes.map((b) => h('p.muted', null, t('events.bye', { name: b.name, points: b.points }))))));
+      ...r.byes.map((b) => h('p.muted', null, t('events.bye', { name: b.name, points: b.points })))));
   }
 
   function place(r) {
@@ -304,7 +321,8 @@ export function eventPage(root, { id }) {
   }
 
   function render() {
-    if (!data) return;
+    // Drawn only once what the tab shows has come.
+    if (!data || !Object.keys(sources(tab)).every((part) => part in data)) return;
     renderHead();
     renderTabs();
     const views = { players, teams, pairings, standings, crosstable, bracket, log, exports };
@@ -346,24 +364,49 @@ export function eventPage(root, { id }) {
   }
 
   /**
-   * What a tab reads besides the event, fetched only while it is shown: a
-   * change pushed to every watcher of a large event costs each of them the
-   * event and the one table they look at, not every table.
+   * What a tab reads besides the event's head, by the name the page keeps
+   * it under, fetched only while the tab is shown: a change pushed to every
+   * watcher of a large event costs each of them the head and the one table
+   * they look at. The head, the players, a round and the standings are
+   * served at a told version from the server's cache.
    */
-  const TAB_SOURCES = { standings: 'standings/current', crosstable: 'crosstable', bracket: 'bracket', log: 'log' };
-  /** The tabs whose source the server serves at a told version, from its cache. */
-  const AT_VERSION = new Set(['standings']);
+  function sources(shown) {
+    const e = data?.event;
+    switch (shown) {
+      case 'players': case 'teams': return { entrants: 'players' };
+      case 'pairings': {
+        const n = shownRound ?? e?.rounds_paired;
+        return { ...(n ? { round: `rounds/${n}` } : {}), ...(e?.config.settings.teams ? { entrants: 'players' } : {}) };
+      }
+      case 'standings': return { standings: 'standings/current' };
+      case 'crosstable': return { crosstable: 'crosstable' };
+      case 'bracket': return { bracket: 'bracket' };
+      case 'log': return { log: 'log' };
+      default: return {};
+    }
+  }
+  /** The sources the server serves at a told version. */
+  const AT_VERSION = new Set(['entrants', 'round', 'standings']);
 
   /** @param {number} [version] the version the last notice told; 0 or none: now */
   async function load(version = 0) {
     const shown = tab;
     try {
-      const source = TAB_SOURCES[shown];
-      const at = version > 0 && AT_VERSION.has(shown) ? `?version=${version}` : '';
-      const [event, part] = await Promise.all([get(base), source ? get(`${base}/${source}${at}`) : null]);
+      // What the tabs read depends on the event (its rounds, its teams).
+      if (!data) data = { event: await get(`${base}/head`) };
+      const wanted = Object.entries(sources(shown));
+      const at = version > 0 ? `?version=${version}` : '';
+      const [event, ...parts] = await Promise.all([get(`${base}/head${at}`),
+        ...wanted.map(([part, path]) => get(`${base}/${path}${AT_VERSION.has(part) ? at : ''}`))]);
       // Another tab was chosen meanwhile: its own load draws it.
       if (gone || shown !== tab) return;
-      data = { event, [shown]: part };
+      const next = { event, ...Object.fromEntries(wanted.map(([part], i) => [part, parts[i]])) };
+      // A round was paired since the latest was asked for: show it.
+      if (shown === 'pairings' && shownRound === null && event.rounds_paired && next.round?.number !== event.rounds_paired) {
+        data = next;
+        return load(version);
+      }
+      data = next;
       // A form being filled in is not redrawn under the typing.
       stale = root.contains(document.activeElement) && document.activeElement?.tagName !== 'BUTTON';
       if (!stale) render();

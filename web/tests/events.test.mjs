@@ -5,7 +5,8 @@
 // the standings page shows it, with its wins and tie-break columns,
 // without a reload: the lobby socket says the event changed (issue 20), and
 // an idle event page asks the server nothing. The round's pairing and
-// result sheets print with table numbers and result boxes.
+// result sheets print with table numbers and result boxes. The pairings
+// tab shows one round, the latest unless another is picked.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -137,8 +138,9 @@ describe('an event from creation to standings', needsChromium(), () => {
     await olga.locator('[data-role=standings-caption]', { hasText: 'results so far' }).waitFor();
     await olga.evaluate(() => { window.__sameDocument = true; });
     // What the page fetches of the event when the result is pushed: the
-    // event and the table shown, not every table; the standings at the
-    // version the notice told, which the server serves from its cache.
+    // event's head (not its players and rounds) and the table shown, not
+    // every table; the standings at the version the notice told, which the
+    // server serves from its cache.
     const fetched = [];
     const versions = [];
     const note = (r) => {
@@ -169,8 +171,8 @@ describe('an event from creation to standings', needsChromium(), () => {
     await olga.locator('[data-role=standings-caption]', { hasText: /^Round 1$/ }).waitFor({ timeout: 10_000 });
     assert.equal(await olga.evaluate(() => window.__sameDocument), true, 'not reloaded');
     olga.off('request', note);
-    assert.ok(fetched.includes('') && fetched.includes('/standings/current'), fetched.join(' '));
-    assert.deepEqual(fetched.filter((path) => !['', '/standings/current'].includes(path)), [], 'only the table shown');
+    assert.ok(fetched.includes('/head') && fetched.includes('/standings/current'), fetched.join(' '));
+    assert.deepEqual(fetched.filter((path) => !['/head', '/standings/current'].includes(path)), [], 'only the head and the table shown');
     assert.ok(versions.some((v) => Number(v) > 0), `at a told version: ${versions.join(' ')}`);
     const table = olga.locator('[data-role=standings]');
     const headers = await table.locator('th').allInnerTexts();
@@ -209,5 +211,25 @@ describe('an event from creation to standings', needsChromium(), () => {
     assert.equal(links.length, 4);
     const trf = await olga.evaluate(async (href) => (await fetch(href)).text(), links[2]);
     assert.match(trf, /alice/);
+  });
+
+  it('the pairings tab shows the latest round, and the others at a click', async () => {
+    const olga = pages.olga;
+    const alice = pages.alice;
+    await alice.goto(eventUrl);
+    await alice.locator('[data-role=pairings-1]').waitFor();
+    await olga.click('[data-tab=pairings]');
+    await olga.click('[data-action=start-round]');
+    await olga.locator('[data-role=pairings-2] tbody tr').waitFor();
+    // A watcher's page turns to the new round by itself.
+    await alice.locator('[data-role=pairings-2] tbody tr').waitFor({ timeout: 10_000 });
+    assert.equal(await alice.locator('[data-role=pairings-1]').count(), 0, 'one round at a time');
+    const picker = alice.locator('[data-role=round-picker]');
+    assert.deepEqual(await picker.locator('button').allInnerTexts(), ['Round 1', 'Round 2']);
+    await picker.locator('[data-pick="1"]').click();
+    await alice.locator('[data-role=pairings-1] td[data-result]', { hasText: 'B+' }).waitFor();
+    assert.equal(await picker.locator('[data-pick="1"]').getAttribute('aria-pressed'), 'true');
+    await picker.locator('[data-pick="2"]').click();
+    await alice.locator('[data-role=pairings-2] tbody tr').waitFor();
   });
 });

@@ -16,6 +16,7 @@ mod decisions;
 pub mod event;
 pub mod exports;
 pub mod games;
+pub mod published;
 pub mod registry;
 pub mod results;
 pub mod routes;

@@ -11,7 +11,7 @@ use std::sync::{Arc, Weak};
 use futures_util::StreamExt;
 use shoutan_store::{
     GameId, GameRow, NewTournament, NewTournamentGame, Store, StoreError, TournamentAction,
-    TournamentGame, TournamentId, TournamentRow,
+    TournamentGame, TournamentId, TournamentRow, UserId,
 };
 use tokio::sync::{Mutex, RwLock, mpsc};
 use tokio::time::{Duration, Instant};
@@ -20,7 +20,9 @@ use super::action::{Action, Person, RulingKind};
 use super::config::EventConfig;
 use super::event::Event;
 use super::games;
-use super::standings::{StandingsBody, StandingsJson, StandingsPage, StandingsPart};
+use super::published::{JsonBody, PublicView, PublicViews};
+use super::standings::{StandingsJson, StandingsPage, StandingsPart};
+use super::views;
 use crate::error::ApiError;
 use crate::live::event::GameEvent;
 use crate::live::registry::Shared;
@@ -57,6 +59,9 @@ pub struct Events {
     /// standings costs one computation per change at most, not one per
     /// fetch.
     standings: std::sync::Mutex<HashMap<TournamentId, StandingsPage>>,
+    /// The views every viewer sees alike, as last built: one build per
+    /// change serves every watcher.
+    public: std::sync::Mutex<PublicViews>,
 }
 
 impl Events {
@@ -77,6 +82,7 @@ impl Events {
             by_game: RwLock::new(HashMap::new()),
             failed_starts: Mutex::new(HashSet::new()),
             standings: std::sync::Mutex::new(HashMap::new()),
+            public: std::sync::Mutex::new(PublicViews::default()),
             changed,
         };
         for row in events.store.tournaments().await? {
@@ -292,7 +298,7 @@ impl Events {
         id: TournamentId,
         part: StandingsPart,
         version: Option<u64>,
-    ) -> Result<StandingsBody, ApiError> {
+    ) -> Result<JsonBody, ApiError> {
         let event = self.get(id).await?;
         if let Some(body) = version.and_then(|v| self.cached_standings(id, v, part)) {
             return Ok(body);
@@ -339,8 +345,75 @@ impl Events {
         id: TournamentId,
         wanted: u64,
         part: StandingsPart,
-    ) -> Option<StandingsBody> {
+    ) -> Option<JsonBody> {
         self.standings.lock().ok()?.get(&id)?.at_least(wanted, part)
+    }
+
+    /// A view every viewer sees alike (`GET /api/events/{id}/players`, or
+    /// `…/rounds/{n}`) with every change up to `version`, as the standings
+    /// are served ([`Events::standings_json`]); without a version, with
+    /// every change so far. Built under the event's lock, once per change:
+    /// the fetches queued behind the one that builds it find it built.
+    pub async fn public_json(
+        &self,
+        id: TournamentId,
+        view: PublicView,
+        version: Option<u64>,
+    ) -> Result<JsonBody, ApiError> {
+        let event = self.get(id).await?;
+        let cached = |wanted| self.public.lock().ok()?.body(id, view, wanted);
+        if let Some(body) = version.and_then(cached) {
+            return Ok(body);
+        }
+        let e = event.lock().await;
+        let now = e.next_seq();
+        if let Some(body) = cached(version.map_or(now, |v| v.min(now))) {
+            return Ok(body);
+        }
+        let body = match view {
+            PublicView::Entrants => JsonBody::of(&views::entrants(&e))?,
+            PublicView::Round(n) => {
+                let round = e
+                    .tournament
+                    .rounds()
+                    .iter()
+                    .find(|r| r.number == n)
+                    .ok_or_else(|| ApiError::not_found(format!("no round {n}")))?;
+                JsonBody::of(&views::round(&e, round))?
+            }
+        };
+        if let Ok(mut public) = self.public.lock() {
+            public.keep_body(id, view, now, body.clone());
+        }
+        Ok(body)
+    }
+
+    /// The top of the event's page as `viewer` sees it
+    /// (`GET /api/events/{id}/head`), with every change up to `version`
+    /// (without one, every change so far): read from a snapshot built once
+    /// per change, without the event's lock when the snapshot is fresh
+    /// enough.
+    pub async fn head(
+        &self,
+        id: TournamentId,
+        viewer: Option<UserId>,
+        version: Option<u64>,
+    ) -> Result<views::EventHeadView, ApiError> {
+        let event = self.get(id).await?;
+        let cached = |wanted| self.public.lock().ok()?.head(id, wanted);
+        if let Some(head) = version.and_then(cached) {
+            return Ok(head.view(viewer, time::now_millis()));
+        }
+        let e = event.lock().await;
+        let now = e.next_seq();
+        let head = cached(version.map_or(now, |v| v.min(now))).unwrap_or_else(|| {
+            let head = Arc::new(views::HeadSnapshot::of(&e));
+            if let Ok(mut public) = self.public.lock() {
+                public.keep_head(id, now, Arc::clone(&head));
+            }
+            head
+        });
+        Ok(head.view(viewer, time::now_millis()))
     }
 
     /// Where a game sits, if it belongs to an event.

@@ -19,6 +19,7 @@ use shoutan_tournament::{PlayerId, TeamId};
 use super::action::{Action, Person, RulingKind};
 use super::config::EventRequest;
 use super::event::Event;
+use super::published::PublicView;
 use super::standings::StandingsPart;
 use super::{exports, views};
 use crate::AppState;
@@ -33,12 +34,13 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .route("/api/events", get(list).post(create))
         .route("/api/events/{id}", get(show))
+        .route("/api/events/{id}/head", get(head))
         .route("/api/events/{id}/arbiters", post(appoint))
         .route(
             "/api/events/{id}/registration",
             post(register).delete(unregister),
         )
-        .route("/api/events/{id}/players", post(add_player))
+        .route("/api/events/{id}/players", get(entrants).post(add_player))
         .route("/api/events/{id}/players/{player}/withdraw", post(withdraw))
         .route("/api/events/{id}/teams", post(add_team))
         .route(
@@ -153,6 +155,18 @@ async fn show(
         user.map(|u| u.id),
         time::now_millis(),
     )))
+}
+
+async fn head(
+    State(app): State<AppState>,
+    Visitor(user): Visitor,
+    p: Params,
+    crate::extract::Params(at): crate::extract::Params<AtVersion>,
+) -> Result<Json<views::EventHeadView>, ApiError> {
+    let head = app
+        .events
+        .head(p.number("id")?, user.map(|u| u.id), at.version);
+    Ok(Json(head.await?))
 }
 
 /// Runs `action` on the event as `user`, who must run it; answers with the
@@ -411,17 +425,34 @@ async fn start_round(
 async fn pairings(
     State(app): State<AppState>,
     p: Params,
-) -> Result<Json<views::RoundView>, ApiError> {
-    let event = app.events.get(p.number("id")?).await?;
-    let e = event.lock().await;
-    let n: u32 = p.number("round")?;
-    let r = e
-        .tournament
-        .rounds()
-        .iter()
-        .find(|r| r.number == n)
-        .ok_or_else(|| ApiError::not_found(format!("no round {n}")))?;
-    Ok(Json(views::round(&e, r)))
+    at: crate::extract::Params<AtVersion>,
+    headers: axum::http::HeaderMap,
+) -> Result<Response, ApiError> {
+    let view = PublicView::Round(p.number("round")?);
+    public(&app, &p, view, at, &headers).await
+}
+
+async fn entrants(
+    State(app): State<AppState>,
+    p: Params,
+    at: crate::extract::Params<AtVersion>,
+    headers: axum::http::HeaderMap,
+) -> Result<Response, ApiError> {
+    public(&app, &p, PublicView::Entrants, at, &headers).await
+}
+
+async fn public(
+    app: &AppState,
+    p: &Params,
+    view: PublicView,
+    crate::extract::Params(at): crate::extract::Params<AtVersion>,
+    headers: &axum::http::HeaderMap,
+) -> Result<Response, ApiError> {
+    Ok(app
+        .events
+        .public_json(p.number("id")?, view, at.version)
+        .await?
+        .response(headers))
 }
 
 #[derive(Deserialize)]

@@ -3,6 +3,8 @@
 //! tie-break column, the crosstable, a knockout bracket and the log.
 //! Players and teams are numbered from 1, as the event shows them.
 
+use std::collections::HashMap;
+
 use serde::Serialize;
 use shoutan_rules::Rank;
 use shoutan_store::{GameId, TournamentId, UserId};
@@ -161,9 +163,11 @@ pub struct YouView {
     pub next_round: Option<u32>,
 }
 
-/// An event.
+/// An event without its players, teams and rounds: what a page shows at
+/// its top, small whatever the event's size (each watcher fetches it at
+/// every change).
 #[derive(Clone, Debug, Serialize)]
-pub struct EventView {
+pub struct EventHeadView {
     /// Its id.
     pub id: TournamentId,
     /// The organiser.
@@ -176,18 +180,38 @@ pub struct EventView {
     /// first (`["black", "white"]`; chess `["white", "black"]`; xiangqi
     /// `["red", "black"]`): the pairings' `black` is the first mover.
     pub colors: [&'static str; 2],
-    /// Every player.
-    pub players: Vec<PlayerView>,
-    /// Every team.
-    pub teams: Vec<TeamView>,
-    /// Every round paired.
-    pub rounds: Vec<RoundView>,
+    /// How many players are registered.
+    pub player_count: usize,
+    /// How many rounds are paired.
+    pub rounds_paired: usize,
     /// The next round to pair.
     pub next_round: u32,
     /// Whether self-registration is open now.
     pub registration_open: bool,
     /// The viewer.
     pub you: YouView,
+}
+
+/// An event's players and teams.
+#[derive(Clone, Debug, Serialize)]
+pub struct EntrantsView {
+    /// Every player.
+    pub players: Vec<PlayerView>,
+    /// Every team.
+    pub teams: Vec<TeamView>,
+}
+
+/// An event, whole.
+#[derive(Clone, Debug, Serialize)]
+pub struct EventView {
+    /// What the top of its page shows.
+    #[serde(flatten)]
+    pub head: EventHeadView,
+    /// Its players and teams.
+    #[serde(flatten)]
+    pub entrants: EntrantsView,
+    /// Every round paired.
+    pub rounds: Vec<RoundView>,
 }
 
 fn system_name(system: System) -> &'static str {
@@ -229,28 +253,28 @@ fn side(e: &Event, p: PlayerId) -> SideView {
     }
 }
 
+fn game(e: &Event, round: u32, g: &shoutan_tournament::Game) -> GameView {
+    GameView {
+        table: g.table,
+        black: side(e, g.black),
+        white: side(e, g.white),
+        handicap: g.handicap,
+        result: g
+            .outcome
+            .map(|o| e.tournament.settings().discipline.result_text(o)),
+        warnings: g.warnings,
+        game: e.games.get(&(round, g.table)).copied(),
+        team_match: g.board.map(|(m, _)| m + 1),
+        board: g.board.map(|(_, b)| b),
+    }
+}
+
 /// A round's pairings.
 #[must_use]
 pub fn round(e: &Event, r: &Round) -> RoundView {
     RoundView {
         number: r.number,
-        games: r
-            .games
-            .iter()
-            .map(|g| GameView {
-                table: g.table,
-                black: side(e, g.black),
-                white: side(e, g.white),
-                handicap: g.handicap,
-                result: g
-                    .outcome
-                    .map(|o| e.tournament.settings().discipline.result_text(o)),
-                warnings: g.warnings,
-                game: e.games.get(&(r.number, g.table)).copied(),
-                team_match: g.board.map(|(m, _)| m + 1),
-                board: g.board.map(|(_, b)| b),
-            })
-            .collect(),
+        games: r.games.iter().map(|g| game(e, r.number, g)).collect(),
         matches: r
             .matches
             .iter()
@@ -284,34 +308,102 @@ pub fn round(e: &Event, r: &Round) -> RoundView {
 /// default until round 1 is paired.
 #[must_use]
 pub fn registration_open(e: &Event, now: i64) -> bool {
-    let c = &e.config;
+    window_open(&e.config, e.tournament.rounds().is_empty(), now)
+}
+
+fn window_open(c: &EventConfig, unpaired: bool, now: i64) -> bool {
     c.registration_opens.is_none_or(|o| now >= o)
         && match c.registration_closes {
             Some(closes) => now < closes,
-            None => e.tournament.rounds().is_empty(),
+            None => unpaired,
         }
 }
 
-/// The event as `viewer` sees it.
+/// The top of an event's page at one version of the event, for every
+/// viewer: built once per change, and each viewer's `you` read from it
+/// without the event's lock.
+#[derive(Clone, Debug)]
+pub struct HeadSnapshot {
+    /// The head, `you` left empty.
+    head: EventHeadView,
+    /// Player numbers by account.
+    numbers: HashMap<UserId, u32>,
+    /// The latest round's games.
+    latest: Vec<GameView>,
+    /// Where each player number's game is in `latest`.
+    seats: HashMap<u32, usize>,
+}
+
+impl HeadSnapshot {
+    /// The head of `e` as it is.
+    #[must_use]
+    pub fn of(e: &Event) -> HeadSnapshot {
+        let t = &e.tournament;
+        let latest: Vec<GameView> = t.rounds().last().map_or_else(Vec::new, |r| {
+            r.games.iter().map(|g| game(e, r.number, g)).collect()
+        });
+        let seats = latest
+            .iter()
+            .enumerate()
+            .flat_map(|(i, g)| [(g.black.number, i), (g.white.number, i)])
+            .collect();
+        let numbers = t
+            .players()
+            .iter()
+            .filter_map(|p| Some((e.account(p.id)?.id, p.id.0 + 1)))
+            .collect();
+        HeadSnapshot {
+            head: EventHeadView {
+                id: e.id,
+                organiser: e.organiser.clone(),
+                arbiters: e.arbiters.clone(),
+                config: e.config.clone(),
+                colors: t.settings().discipline.rules().colors,
+                player_count: t.players().len(),
+                rounds_paired: t.rounds().len(),
+                next_round: t.next_round(),
+                registration_open: false,
+                you: YouView {
+                    can_change: false,
+                    player: None,
+                    next_game: None,
+                    next_round: None,
+                },
+            },
+            numbers,
+            latest,
+            seats,
+        }
+    }
+
+    /// The head as `viewer` sees it at `now`.
+    #[must_use]
+    pub fn view(&self, viewer: Option<UserId>, now: i64) -> EventHeadView {
+        let h = &self.head;
+        let player = viewer.and_then(|v| self.numbers.get(&v).copied());
+        let mine = player
+            .and_then(|n| self.seats.get(&n))
+            .and_then(|&i| self.latest.get(i));
+        let latest_round = u32::try_from(h.rounds_paired).ok();
+        EventHeadView {
+            registration_open: window_open(&h.config, h.rounds_paired == 0, now),
+            you: YouView {
+                can_change: viewer
+                    .is_some_and(|v| h.organiser.id == v || h.arbiters.iter().any(|a| a.id == v)),
+                player,
+                next_round: mine.and(latest_round),
+                next_game: mine.cloned(),
+            },
+            ..h.clone()
+        }
+    }
+}
+
+/// The event's players and teams.
 #[must_use]
-pub fn event(e: &Event, viewer: Option<UserId>, now: i64) -> EventView {
+pub fn entrants(e: &Event) -> EntrantsView {
     let t = &e.tournament;
-    let rounds: Vec<RoundView> = t.rounds().iter().map(|r| round(e, r)).collect();
-    let player = viewer.and_then(|v| e.player_of(v));
-    let mine = player.and_then(|p| {
-        rounds.last().and_then(|r| {
-            r.games
-                .iter()
-                .find(|g| g.black.number == p.0 + 1 || g.white.number == p.0 + 1)
-                .map(|g| (r.number, g.clone()))
-        })
-    });
-    EventView {
-        id: e.id,
-        organiser: e.organiser.clone(),
-        arbiters: e.arbiters.clone(),
-        config: e.config.clone(),
-        colors: t.settings().discipline.rules().colors,
+    EntrantsView {
         players: t
             .players()
             .iter()
@@ -334,15 +426,16 @@ pub fn event(e: &Event, viewer: Option<UserId>, now: i64) -> EventView {
                 withdrawn_from: x.withdrawn_from,
             })
             .collect(),
-        next_round: t.next_round(),
-        rounds,
-        registration_open: registration_open(e, now),
-        you: YouView {
-            can_change: viewer.is_some_and(|v| e.can_change(v)),
-            player: player.map(|p| p.0 + 1),
-            next_round: mine.as_ref().map(|(r, _)| *r),
-            next_game: mine.map(|(_, g)| g),
-        },
+    }
+}
+
+/// The event as `viewer` sees it, whole.
+#[must_use]
+pub fn event(e: &Event, viewer: Option<UserId>, now: i64) -> EventView {
+    EventView {
+        head: HeadSnapshot::of(e).view(viewer, now),
+        entrants: entrants(e),
+        rounds: e.tournament.rounds().iter().map(|r| round(e, r)).collect(),
     }
 }
 

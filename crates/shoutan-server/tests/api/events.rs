@@ -1189,13 +1189,33 @@ async fn the_lobby_socket_says_when_an_event_changes(backend: Backend) {
         version
     };
     told("created").await;
-    for name in ["ann", "bob"] {
+    // The head, the page's top, is served at a told version from a
+    // snapshot, as the standings are: one build for every watcher woken.
+    let count = async |query: String| {
+        let head = organiser
+            .get(&format!("/api/events/{id}/head{query}"))
+            .await;
+        assert_eq!(head.status, 200, "{query}: {}", head.body);
+        head.json["player_count"].as_u64().unwrap()
+    };
+    let mut last = None;
+    for (n, name) in (1..).zip(["ann", "bob"]) {
         let added = organiser
             .post(&format!("/api/events/{id}/players"), json!({"name": name}))
             .await;
         assert_eq!(added.status, 201, "{}", added.body);
-        told(name).await;
+        let version = told(name).await;
+        if let Some(before) = last {
+            assert_eq!(
+                count(format!("?version={before}")).await,
+                n - 1,
+                "the last notice's head, from the cache"
+            );
+        }
+        assert_eq!(count(format!("?version={version}")).await, n, "{name}");
+        last = Some(version);
     }
+    assert_eq!(count(String::new()).await, 2);
     let started = organiser
         .post(&format!("/api/events/{id}/rounds"), json!({}))
         .await;
@@ -1214,6 +1234,14 @@ async fn the_lobby_socket_says_when_an_event_changes(backend: Backend) {
             .sum::<u64>()
     };
     assert_eq!(wins(&format!("?version={paired}")).await, 0);
+    let result = async |query: &str| {
+        let answer = organiser
+            .get(&format!("/api/events/{id}/rounds/1{query}"))
+            .await;
+        assert_eq!(answer.status, 200, "{query}: {}", answer.body);
+        answer.json["games"][0]["result"].clone()
+    };
+    assert_eq!(result(&format!("?version={paired}")).await, json!(null));
     let entered = organiser
         .post(
             &format!("/api/events/{id}/rounds/1/tables/1/result"),
@@ -1240,6 +1268,35 @@ async fn the_lobby_socket_says_when_an_event_changes(backend: Backend) {
         1,
         "a version to come is now's"
     );
+    // The round's pairings are served the same way.
+    assert_eq!(result(&format!("?version={paired}")).await, json!(null));
+    assert_eq!(result(&format!("?version={decided}")).await, "W+");
+    assert_eq!(result("").await, "W+", "now");
+    let missing = organiser.get(&format!("/api/events/{id}/rounds/2")).await;
+    assert_eq!(missing.status, 404, "{}", missing.body);
+    let players = organiser
+        .get(&format!("/api/events/{id}/players?version={paired}"))
+        .await;
+    assert_eq!(players.status, 200, "{}", players.body);
+    let names: Vec<&str> = players.json["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["ann", "bob"], "{}", players.body);
+    // The head is what the page's top shows, without the lists.
+    let head = organiser.get(&format!("/api/events/{id}/head")).await;
+    assert_eq!(head.status, 200, "{}", head.body);
+    assert_eq!(head.json["player_count"], 2, "{}", head.body);
+    assert_eq!(head.json["rounds_paired"], 1, "{}", head.body);
+    assert_eq!(head.json["you"]["can_change"], true, "{}", head.body);
+    for list in ["players", "teams", "rounds"] {
+        assert!(head.json.get(list).is_none(), "{list}: {}", head.body);
+    }
+    let whole = organiser.get(&format!("/api/events/{id}")).await.json;
+    assert_eq!(whole["player_count"], 2, "{whole}");
+    assert_eq!(whole["rounds"][0]["games"][0]["result"], "W+", "{whole}");
     let bad = organiser
         .get(&format!("/api/events/{id}/standings?version=latest"))
         .await;

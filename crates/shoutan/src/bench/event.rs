@@ -965,9 +965,10 @@ enum Notice {
     EventChanged { id: i64, version: u64 },
 }
 
-/// What the event page fetches at each change: the live standings while a
-/// round is played, at least at the `version` last told (0: as they are
-/// now), compressed as a browser takes them.
+/// What the event page on its standings tab fetches at each change: the
+/// event's head and, beside it, the live standings while a round is
+/// played, at least at the `version` last told (0: as they are now),
+/// compressed as a browser takes them.
 async fn fetch_standings(
     http: &reqwest::Client,
     base: &str,
@@ -979,12 +980,17 @@ async fn fetch_standings(
     } else {
         format!("?version={version}")
     };
-    let response = http
-        .get(format!("{base}/api/events/{event}/standings/current{at}"))
-        .header(reqwest::header::ACCEPT_ENCODING, "gzip")
-        .send()
-        .await?
-        .error_for_status()?;
+    let get = |path: String| {
+        http.get(format!("{base}/api/events/{event}{path}"))
+            .header(reqwest::header::ACCEPT_ENCODING, "gzip")
+            .send()
+    };
+    let (head, response) = tokio::join!(
+        get(format!("/head{at}")),
+        get(format!("/standings/current{at}"))
+    );
+    head?.error_for_status()?.bytes().await?;
+    let response = response?.error_for_status()?;
     let gzip = response
         .headers()
         .get(reqwest::header::CONTENT_ENCODING)
