@@ -127,9 +127,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 /// `net.core.somaxconn`, 4,096 on current Linux). After a restart every
 /// client reconnects at once — 4,400 sockets in `bench event` — and a
 /// connection the backlog has no room for is dropped, for its client to
-/// try again a second or three later: with Tokio's default of 1,024, the
-/// p99 from a result to the watchers' standings in the round of the
-/// restart was 0.8–2.1 s on PostgreSQL over five runs, with this 0.5–0.6 s.
+/// try again a second or three later (the README's `bench event` says
+/// what Tokio's default of 1,024 cost in the round of a restart).
 const BACKLOG: u32 = 8192;
 
 /// A listening socket on `addr`, with room for a crowd reconnecting.

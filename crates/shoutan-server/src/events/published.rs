@@ -6,7 +6,6 @@
 use std::collections::HashMap;
 use std::hash::Hash;
 use std::io::Write;
-use std::sync::Arc;
 
 use axum::body::Bytes;
 use axum::http::{HeaderMap, HeaderValue, header};
@@ -14,9 +13,7 @@ use axum::response::{IntoResponse, Response};
 use flate2::Compression;
 use flate2::write::GzEncoder;
 use serde::Serialize;
-use shoutan_store::TournamentId;
 
-use super::views::HeadSnapshot;
 use crate::error::ApiError;
 
 /// A body as sent: plain, and gzip-compressed for clients that take it.
@@ -87,46 +84,30 @@ pub enum PublicView {
     Round(u32),
 }
 
-/// The public views and heads last built, each with the event's version
-/// (its `next_seq`) when it was built.
-#[derive(Default)]
-pub(super) struct PublicViews {
-    bodies: HashMap<(TournamentId, PublicView), (u64, JsonBody)>,
-    heads: HashMap<TournamentId, (u64, Arc<HeadSnapshot>)>,
-}
+/// Values built from events, each with the event's version (its
+/// `next_seq`) when it was built: what a fetch at that version or an
+/// earlier one is served.
+pub(super) struct Versioned<K, T>(HashMap<K, (u64, T)>);
 
-impl PublicViews {
-    /// The view, if built at `wanted` or later.
-    pub(super) fn body(&self, id: TournamentId, view: PublicView, wanted: u64) -> Option<JsonBody> {
-        fresh(&self.bodies, &(id, view), wanted)
-    }
-
-    /// The head, if built at `wanted` or later.
-    pub(super) fn head(&self, id: TournamentId, wanted: u64) -> Option<Arc<HeadSnapshot>> {
-        fresh(&self.heads, &id, wanted)
-    }
-
-    /// Keeps `body`, built at `version`.
-    pub(super) fn keep_body(
-        &mut self,
-        id: TournamentId,
-        view: PublicView,
-        version: u64,
-        body: JsonBody,
-    ) {
-        self.bodies.insert((id, view), (version, body));
-    }
-
-    /// Keeps `head`, built at `version`.
-    pub(super) fn keep_head(&mut self, id: TournamentId, version: u64, head: Arc<HeadSnapshot>) {
-        self.heads.insert(id, (version, head));
+impl<K, T> Default for Versioned<K, T> {
+    fn default() -> Self {
+        Versioned(HashMap::new())
     }
 }
 
-fn fresh<K: Eq + Hash, T: Clone>(map: &HashMap<K, (u64, T)>, key: &K, wanted: u64) -> Option<T> {
-    map.get(key)
-        .filter(|(version, _)| *version >= wanted)
-        .map(|(_, value)| value.clone())
+impl<K: Eq + Hash, T: Clone> Versioned<K, T> {
+    /// The value of `key`, if built at `wanted` or later.
+    pub(super) fn at_least(&self, key: &K, wanted: u64) -> Option<T> {
+        self.0
+            .get(key)
+            .filter(|(version, _)| *version >= wanted)
+            .map(|(_, value)| value.clone())
+    }
+
+    /// Keeps `value`, built at `version`.
+    pub(super) fn keep(&mut self, key: K, version: u64, value: T) {
+        self.0.insert(key, (version, value));
+    }
 }
 
 #[cfg(test)]

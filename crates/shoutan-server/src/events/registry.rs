@@ -20,7 +20,7 @@ use super::action::{Action, Person, RulingKind};
 use super::config::EventConfig;
 use super::event::Event;
 use super::games;
-use super::published::{JsonBody, PublicView, PublicViews};
+use super::published::{JsonBody, PublicView, Versioned};
 use super::standings::{StandingsJson, StandingsPage, StandingsPart};
 use super::views;
 use crate::error::ApiError;
@@ -61,7 +61,9 @@ pub struct Events {
     standings: std::sync::Mutex<HashMap<TournamentId, StandingsPage>>,
     /// The views every viewer sees alike, as last built: one build per
     /// change serves every watcher.
-    public: std::sync::Mutex<PublicViews>,
+    public: std::sync::Mutex<Versioned<(TournamentId, PublicView), JsonBody>>,
+    /// Each event's head as last built, each viewer's part read from it.
+    heads: std::sync::Mutex<Versioned<TournamentId, Arc<views::HeadSnapshot>>>,
 }
 
 impl Events {
@@ -82,7 +84,8 @@ impl Events {
             by_game: RwLock::new(HashMap::new()),
             failed_starts: Mutex::new(HashSet::new()),
             standings: std::sync::Mutex::new(HashMap::new()),
-            public: std::sync::Mutex::new(PublicViews::default()),
+            public: std::sync::Mutex::default(),
+            heads: std::sync::Mutex::default(),
             changed,
         };
         for row in events.store.tournaments().await? {
@@ -350,28 +353,16 @@ impl Events {
     }
 
     /// A view every viewer sees alike (`GET /api/events/{id}/players`, or
-    /// `…/rounds/{n}`) with every change up to `version`, as the standings
-    /// are served ([`Events::standings_json`]); without a version, with
-    /// every change so far. Built under the event's lock, once per change:
-    /// the fetches queued behind the one that builds it find it built.
+    /// `…/rounds/{n}`), as the standings are served
+    /// ([`Events::standings_json`]).
     pub async fn public_json(
         &self,
         id: TournamentId,
         view: PublicView,
         version: Option<u64>,
     ) -> Result<JsonBody, ApiError> {
-        let event = self.get(id).await?;
-        let cached = |wanted| self.public.lock().ok()?.body(id, view, wanted);
-        if let Some(body) = version.and_then(cached) {
-            return Ok(body);
-        }
-        let e = event.lock().await;
-        let now = e.next_seq();
-        if let Some(body) = cached(version.map_or(now, |v| v.min(now))) {
-            return Ok(body);
-        }
-        let body = match view {
-            PublicView::Entrants => JsonBody::of(&views::entrants(&e))?,
+        self.at_version(id, version, &self.public, (id, view), |e| match view {
+            PublicView::Entrants => JsonBody::of(&views::entrants(e)),
             PublicView::Round(n) => {
                 let round = e
                     .tournament
@@ -379,41 +370,57 @@ impl Events {
                     .iter()
                     .find(|r| r.number == n)
                     .ok_or_else(|| ApiError::not_found(format!("no round {n}")))?;
-                JsonBody::of(&views::round(&e, round))?
+                JsonBody::of(&views::round(e, round))
             }
-        };
-        if let Ok(mut public) = self.public.lock() {
-            public.keep_body(id, view, now, body.clone());
-        }
-        Ok(body)
+        })
+        .await
     }
 
     /// The top of the event's page as `viewer` sees it
-    /// (`GET /api/events/{id}/head`), with every change up to `version`
-    /// (without one, every change so far): read from a snapshot built once
-    /// per change, without the event's lock when the snapshot is fresh
-    /// enough.
+    /// (`GET /api/events/{id}/head`): `viewer`'s part read from a snapshot
+    /// of the event that serves every viewer.
     pub async fn head(
         &self,
         id: TournamentId,
         viewer: Option<UserId>,
         version: Option<u64>,
     ) -> Result<views::EventHeadView, ApiError> {
+        let head = self
+            .at_version(id, version, &self.heads, id, |e| {
+                Ok(Arc::new(views::HeadSnapshot::of(e)))
+            })
+            .await?;
+        Ok(head.view(viewer, time::now_millis()))
+    }
+
+    /// The value of `key` in `cache` with every change of event `id` up to
+    /// `version` (a version not reached yet is now's; without one, every
+    /// change so far), served without the event's lock when the cache has
+    /// it; else built by `build` under that lock, once per change: the
+    /// fetches queued behind the one that builds it find it built.
+    async fn at_version<K: Eq + std::hash::Hash, T: Clone>(
+        &self,
+        id: TournamentId,
+        version: Option<u64>,
+        cache: &std::sync::Mutex<Versioned<K, T>>,
+        key: K,
+        build: impl FnOnce(&Event) -> Result<T, ApiError>,
+    ) -> Result<T, ApiError> {
         let event = self.get(id).await?;
-        let cached = |wanted| self.public.lock().ok()?.head(id, wanted);
-        if let Some(head) = version.and_then(cached) {
-            return Ok(head.view(viewer, time::now_millis()));
+        let cached = |wanted| cache.lock().ok()?.at_least(&key, wanted);
+        if let Some(value) = version.and_then(cached) {
+            return Ok(value);
         }
         let e = event.lock().await;
         let now = e.next_seq();
-        let head = cached(version.map_or(now, |v| v.min(now))).unwrap_or_else(|| {
-            let head = Arc::new(views::HeadSnapshot::of(&e));
-            if let Ok(mut public) = self.public.lock() {
-                public.keep_head(id, now, Arc::clone(&head));
-            }
-            head
-        });
-        Ok(head.view(viewer, time::now_millis()))
+        if let Some(value) = cached(version.map_or(now, |v| v.min(now))) {
+            return Ok(value);
+        }
+        let value = build(&e)?;
+        if let Ok(mut kept) = cache.lock() {
+            kept.keep(key, now, value.clone());
+        }
+        Ok(value)
     }
 
     /// Where a game sits, if it belongs to an event.
