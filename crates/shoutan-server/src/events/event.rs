@@ -107,7 +107,7 @@ impl Event {
     /// Whether `user` may change the event (organiser or arbiter).
     #[must_use]
     pub fn can_change(&self, user: UserId) -> bool {
-        self.organiser.id == user || self.arbiters.iter().any(|a| a.id == user)
+        may_change(&self.organiser, &self.arbiters, user)
     }
 
     /// The player `user` plays as, if registered.
@@ -336,4 +336,11 @@ impl Event {
         let mut t = self.tournament.clone();
         t.pair_next_round().cloned().map_err(|e| refused(&e))
     }
+}
+
+/// Whether `user` is the organiser or one of the arbiters: who may change
+/// an event.
+#[must_use]
+pub fn may_change(organiser: &Person, arbiters: &[Person], user: UserId) -> bool {
+    organiser.id == user || arbiters.iter().any(|a| a.id == user)
 }

@@ -13,7 +13,7 @@ use shoutan_tournament::{Cell, Entrant, PlayerId, PlayerResult, Round, Row, Stan
 
 use super::action::{Action, Person};
 use super::config::EventConfig;
-use super::event::Event;
+use super::event::{Event, may_change};
 
 /// An event in the list.
 #[derive(Clone, Debug, Serialize)]
@@ -388,8 +388,7 @@ impl HeadSnapshot {
         EventHeadView {
             registration_open: window_open(&h.config, h.rounds_paired == 0, now),
             you: YouView {
-                can_change: viewer
-                    .is_some_and(|v| h.organiser.id == v || h.arbiters.iter().any(|a| a.id == v)),
+                can_change: viewer.is_some_and(|v| may_change(&h.organiser, &h.arbiters, v)),
                 player,
                 next_round: mine.and(latest_round),
                 next_game: mine.cloned(),
