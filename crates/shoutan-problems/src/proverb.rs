@@ -377,29 +377,47 @@ const PROVERBS: &[ProverbText] = &[
     },
     ProverbText {
         slug: "quanliu",
-        zh: "拳六死",
-        en: "Rabbity six dies",
-        explain_zh: "拳六（葡萄六）的要点在与其余四点相连的那一点。攻方点进去就死；守方先下，占要点或旁边两点都能活。",
-        explain_en: "The rabbity six dies to the point that touches four of the others. The defender moving first lives by that point or by either of two others.",
-        diagrams: &[diagram(
-            "拳六",
-            "Rabbity six",
-            "
-            X O O . . O X . .
-            X O . . . O X . .
-            X O O . O O X . .
-            X X O O O X X . .
-            . . X X X . . . .
-            . . . . . . . . .
-            . . . . . . . . .
-            . . . . . . . . .
-            . . . . . . . . .",
-            "B9",
-            &[
-                (B, Verdict::Win, &["D8"]),
-                (W, Verdict::Win, &["D8", "D9", "E8"]),
-            ],
-        )],
+        zh: "拳六死，圭七活",
+        en: "Rabbity six dies; the tablet seven lives",
+        explain_zh: "拳六（葡萄六）的要点在与其余四点相连的那一点。攻方点进去就死；守方先下，占要点或旁边两点都能活。拳六再多一点，成了上方下尖的“圭”形七目（两行各三点，再加一个尖），就有两个以上的做眼点，攻方先走也杀不了，守方不必补。",
+        explain_en: "The rabbity six dies to the point that touches four of the others. The defender moving first lives by that point or by either of two others. One point more makes the seven-point \"tablet\" (圭: two rows of three and a point beneath the middle): it has more than one way to make two eyes, so the attacker cannot kill it even moving first, and the defender need not add a move.",
+        diagrams: &[
+            diagram(
+                "拳六",
+                "Rabbity six",
+                "
+                X O O . . O X . .
+                X O . . . O X . .
+                X O O . O O X . .
+                X X O O O X X . .
+                . . X X X . . . .
+                . . . . . . . . .
+                . . . . . . . . .
+                . . . . . . . . .
+                . . . . . . . . .",
+                "B9",
+                &[
+                    (B, Verdict::Win, &["D8"]),
+                    (W, Verdict::Win, &["D8", "D9", "E8"]),
+                ],
+            ),
+            diagram(
+                "圭七：黑先也杀不了",
+                "The tablet seven: black cannot kill even moving first",
+                "
+                X O . . . O X . .
+                X O . . . O X . .
+                X O O . O O X . .
+                X X O O O X X . .
+                . . X X X . . . .
+                . . . . . . . . .
+                . . . . . . . . .
+                . . . . . . . . .
+                . . . . . . . . .",
+                "B9",
+                &[(B, Verdict::Lose, &[])],
+            ),
+        ],
     },
     ProverbText {
         slug: "panjiao-qusi",
@@ -421,6 +439,55 @@ const PROVERBS: &[ProverbText] = &[
             "C7",
             &[(B, Verdict::Ko, &["A6"]), (W, Verdict::Win, &["A6", "A7"])],
         )],
+    },
+    ProverbText {
+        slug: "jingui-jiao",
+        zh: "金柜角里有劫活",
+        en: "The carpenter's square lives by ko",
+        explain_zh: "金柜角的画法不止一种，这里用的是：白七子A4、B4、C4、C3、D3、D2、D1围住角上八个点（A1到C3的“田”字九点少了C3）。外气全紧时，黑点二·二（B2）成劫，别处下都杀不了；白先走，A2、B2、B1都能净活。外面有两口气时（第二图），黑先也杀不了。",
+        explain_en: "The carpenter's square is drawn more than one way; the one used here is white's seven stones A4, B4, C4, C3, D3, D2, D1 round the eight points of the corner (the nine points A1 to C3 less C3). With no outside liberties, black's placement at the 2-2 point (B2) makes a ko and nothing else even does that; white moving first lives outright at A2, B2 or B1. With two outside liberties (the second diagram), black cannot kill even moving first.",
+        diagrams: &[
+            diagram(
+                "金柜角，外气全紧：黑点二·二成劫",
+                "The carpenter's square, no outside liberties: black's 2-2 placement makes a ko",
+                "
+                . . . . . . . . .
+                . . . . . . . . .
+                . . . . . . . . .
+                . . . . . . . . .
+                X X X X . . . . .
+                O O O X X . . . .
+                . . O O X . . . .
+                . . . O X . . . .
+                . . . O X . . . .",
+                "A4",
+                &[
+                    (B, Verdict::Ko, &["B2"]),
+                    (W, Verdict::Win, &["A2", "B1", "B2"]),
+                ],
+            ),
+            DiagramText {
+                caption_zh: "金柜角，外面两口气（C5、E2）：黑先也杀不了",
+                caption_en: "The carpenter's square with two outside liberties (C5, E2): black cannot kill even moving first",
+                board: "
+                . . . . . . . . .
+                . . . . . . . . .
+                . . . . . . . . .
+                . . X . . . . . .
+                X X . X . . . . .
+                O O O X . . . . .
+                . . O O X . . . .
+                . . . O . X . . .
+                . . . O X . . . .",
+                target: "A4",
+                margin: 0,
+                region: &[
+                    "A1", "B1", "C1", "D1", "A2", "B2", "C2", "D2", "A3", "B3", "C3", "D3", "A4",
+                    "B4", "C4", "D4", "C5", "E2",
+                ],
+                claims: &[(B, Verdict::Lose, &[])],
+            },
+        ],
     },
     ProverbText {
         slug: "qisi-bahuo",
@@ -523,6 +590,111 @@ const PROVERBS: &[ProverbText] = &[
             ],
             claims: &[(W, Verdict::Lose, &[])],
         }],
+    },
+    ProverbText {
+        slug: "xian-jin-waiqi",
+        zh: "先紧外气，再紧公气",
+        en: "Fill the outside liberties first, the shared ones last",
+        explain_zh: "对杀时先紧对方的外气，公气留到最后：紧公气同时也紧了自己的气。图中白三子（C1、C2、D2）与黑两子（E1、E2）各有两口外气、一口公气D1。黑先紧白的外气B1或B2就杀；先紧公气D1反而被杀。白先，同样只有紧黑的外气F1、F2才赢。",
+        explain_en: "In a capturing race fill the opponent's outside liberties first and the shared liberties last: filling a shared liberty fills your own too. Here white's C1, C2, D2 and black's E1, E2 each have two outside liberties and share D1. Black wins by filling white's outside liberty B1 or B2; filling D1 first loses the race. White moving first likewise wins only at black's outside liberties F1 and F2.",
+        diagrams: &[DiagramText {
+            caption_zh: "各两口外气、一口公气：谁先紧外气谁赢",
+            caption_en: "Two outside liberties each and one shared: the first to fill an outside liberty wins",
+            board: "
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            X X X X O O O . .
+            X . O O X . O . .
+            X . O . X . O . .",
+            target: "C1",
+            margin: 0,
+            region: &["B1", "B2", "C1", "C2", "D1", "D2", "E1", "E2", "F1", "F2"],
+            claims: &[
+                (B, Verdict::Win, &["B1", "B2"]),
+                (W, Verdict::Win, &["F1", "F2"]),
+            ],
+        }],
+    },
+    ProverbText {
+        slug: "dayan-qi",
+        zh: "三三、四五、五八、六十二",
+        en: "Three eye points, three liberties; four, five; five, eight; six, twelve",
+        explain_zh: "对杀中一个杀不出两眼的大眼值多少气：三目眼三气，四目眼五气，五目眼八气，六目眼十二气。图中白棋只有一个大眼，黑棋无眼，只有上面的外气。黑先（第一手必须点眼，否则白占要点做成两眼），外气与大眼的气数相等就能杀，少一口就杀不了：直三正好三气，丁四正好五气。口诀的后两句这里没有图：五目眼八气的对杀，求解器要算三百多万个局面，超出了测试给每个结论的预算。",
+        explain_en: "How many liberties a big eye that cannot make two eyes is worth in a race: three points, three; four, five; five, eight; six, twelve. In each diagram white has only a big eye and black no eye, only its outside liberties. Black moving first (his first move must be the placement, or white makes two eyes there) kills when his outside liberties equal the eye's count, and fails with one fewer: the straight three is worth exactly three, the pyramid four exactly five. The last two counts have no diagram here: the race of a five-point eye against eight liberties takes the solver over three million positions, beyond the budget the tests give each claim.",
+        diagrams: &[
+            with_margin(
+                "直三对三气：黑先点眼杀",
+                "Straight three against three liberties: black's placement kills",
+                "
+                . . . . . . . . .
+                . . . . . . . . .
+                . . . . . . . . .
+                . . . . . . . . .
+                O O O O O O O O O
+                . . . O O O O O O
+                X X X X X X X X X
+                X O O O O O X X X
+                X O . . . O X X X",
+                "B1",
+                2,
+                &[(B, Verdict::Win, &["D1"])],
+            ),
+            with_margin(
+                "直三对两气：黑先也杀不了",
+                "Straight three against two liberties: black cannot kill even moving first",
+                "
+                . . . . . . . . .
+                . . . . . . . . .
+                . . . . . . . . .
+                . . . . . . . . .
+                O O O O O O O O O
+                . . O O O O O O O
+                X X X X X X X X X
+                X O O O O O X X X
+                X O . . . O X X X",
+                "B1",
+                2,
+                &[(B, Verdict::Lose, &[])],
+            ),
+            with_margin(
+                "丁四对五气：黑先点眼杀",
+                "Pyramid four against five liberties: black's placement kills",
+                "
+                . . . . . . . . .
+                . . . . . . . . .
+                . . . . . . . . .
+                O O O O O O O O O
+                . . . . . O O O O
+                X X X X X X X X X
+                X O O O O O X X X
+                X O O . O O X X X
+                X O . . . O X X X",
+                "B1",
+                2,
+                &[(B, Verdict::Win, &["D1"])],
+            ),
+            with_margin(
+                "丁四对四气：黑先也杀不了",
+                "Pyramid four against four liberties: black cannot kill even moving first",
+                "
+                . . . . . . . . .
+                . . . . . . . . .
+                . . . . . . . . .
+                O O O O O O O O O
+                . . . . O O O O O
+                X X X X X X X X X
+                X O O O O O X X X
+                X O O . O O X X X
+                X O . . . O X X X",
+                "B1",
+                2,
+                &[(B, Verdict::Lose, &[])],
+            ),
+        ],
     },
     ProverbText {
         slug: "zheng",
