@@ -753,6 +753,81 @@ const PROVERBS: &[ProverbText] = &[
             claims: &[(B, Verdict::Win, &["F6"])],
         }],
     },
+    ProverbText {
+        slug: "pu",
+        zh: "扑",
+        en: "The throw-in",
+        explain_zh: "扑：把一子送到对方马上能提的地方，让对方提。对方提子时自己紧了一口气，扑的一方接着打吃，常常打成倒扑或接不归。图中白C1、D1两子有D2、E1两口气。黑若D2打，白E1接上F1，有E2、G1两口气，黑E2再打，白G1连回右边。黑E1扑（这一子只有E2一口气）：白E2提，自己填掉了E2这口气；黑D2打，白E1接，C1、D1、E1、E2、F1五子只剩G1一口气，黑G1提五子。白若不提，白子也逃不掉。白先，E1接或G1补，都能连回。",
+        explain_en: "The throw-in: a stone played where the opponent can take it at once. Taking it fills one of the taker's own liberties, and the atari that follows often ends in a snapback or a connect-and-die. Here white's C1 and D1 have two liberties, D2 and E1. Black's atari at D2 fails: white connects at E1 to F1 with two liberties, E2 and G1, and answers black's E2 by connecting home at G1. Black throws in at E1 (a stone with the one liberty E2): white takes at E2, filling that liberty himself; black ataris at D2, and when white connects at E1 the five stones C1, D1, E1, E2 and F1 have the one liberty G1, where black takes all five. If white does not take, his stones are captured all the same. White moving first connects at E1 or G1.",
+        diagrams: &[DiagramText {
+            caption_zh: "黑先E1扑，吃掉白子；白先E1或G1连回",
+            caption_en: "Black first throws in at E1 and captures; white first connects at E1 or G1",
+            board: "
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . X X X X X O . .
+            . X X . . X O O .
+            . X O O . O . O .",
+            target: "C1",
+            margin: 0,
+            region: &["C1", "D1", "E1", "F1", "G1", "D2", "E2"],
+            claims: &[(B, Verdict::Win, &["E1"]), (W, Verdict::Win, &["E1", "G1"])],
+        }],
+    },
+    ProverbText {
+        slug: "daopu",
+        zh: "倒扑",
+        en: "The snapback",
+        explain_zh: "倒扑：先扑入一子让对方提，对方提子后只剩一口气，再在原处提回一块。图中白D2、E2两子有D1、E1两口气。黑若E1打，白D1接回左边。黑D1扑（这一子只有E1一口气），白E1提，D2、E2、E1三子只剩D1一口气，黑再下D1，提三子。白先D1接回。",
+        explain_en: "The snapback: throw in a stone for the opponent to take; having taken it he has one liberty left, and the stone played again on the same point takes the lot. Here white's D2 and E2 have two liberties, D1 and E1. Black's atari at E1 fails: white connects at D1 to the stones on the left. Black throws in at D1 (a stone with the one liberty E1); white takes at E1, and D2, E2 and E1 have the one liberty D1, where black plays again and takes the three. White moving first connects at D1.",
+        diagrams: &[DiagramText {
+            caption_zh: "黑先D1倒扑；白先D1接回",
+            caption_en: "Black first: the snapback at D1; white first connects at D1",
+            board: "
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . O X X X X . . .
+            . O X O O X . . .
+            . O O . . X . . .",
+            target: "D2",
+            margin: 0,
+            region: &["D1", "E1", "D2", "E2"],
+            claims: &[(B, Verdict::Win, &["D1"]), (W, Verdict::Win, &["D1"])],
+        }],
+    },
+    ProverbText {
+        slug: "jiebugui",
+        zh: "接不归",
+        en: "Connect and die",
+        explain_zh: "接不归：打吃对方的子，对方接上以后整块仍只有一口气，连同接上的子一起被提，等于接不回去。图中白C1一子有C2、D1两口气，要从C2连回上面的白棋。黑若D1打，白C2连回。黑C2断打，白D1接上D2，C1、D1、D2三子只剩E2一口气，黑E2提三子。白先C2连回。",
+        explain_en: "Connect and die (cannot connect back): the atari after which connecting the stones leaves the whole string one liberty, so it is taken together with the stones it connected to. Here white's C1 has two liberties, C2 and D1, and would connect through C2 to the white stones above. Black's atari at D1 fails: white connects at C2. Black cuts with the atari at C2; white connects at D1 to D2, and C1, D1 and D2 have the one liberty E2, where black takes the three. White moving first connects at C2.",
+        diagrams: &[DiagramText {
+            caption_zh: "黑先C2打，白接不归；白先C2连回",
+            caption_en: "Black first ataris at C2 and white cannot connect back; white first connects at C2",
+            board: "
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . O O . . . . .
+            . X O X X . . . .
+            . X . O . X . . .
+            . X O . X . . . .",
+            target: "C1",
+            margin: 0,
+            region: &["C1", "D1", "C2", "D2", "E2"],
+            claims: &[(B, Verdict::Win, &["C2"]), (W, Verdict::Win, &["C2"])],
+        }],
+    },
 ];
 
 static PROVERBS_PARSED: LazyLock<Vec<Proverb>> =

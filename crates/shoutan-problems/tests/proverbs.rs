@@ -155,3 +155,63 @@ fn the_details_the_claims_leave_out() {
     let a = answer(diagram("jia", 0), White);
     assert_eq!(a.verdict, Verdict::Win, "{a:?}");
 }
+
+/// Plays `moves` on the diagram, black first and then in turn; the
+/// position after them and how many stones each move took.
+fn play_line(d: &Diagram, moves: &[&str]) -> (shoutan_rules::Board, Vec<usize>) {
+    let suicide = d.problem().suicide();
+    let mut board = d.board.clone();
+    let mut color = shoutan_rules::Color::Black;
+    let mut taken = Vec::new();
+    for m in moves {
+        let p = shoutan_rules::Point::from_gtp(m, board.size()).expect("a point");
+        let i = board.index(p);
+        let n = board
+            .play(i, color, suicide)
+            .unwrap_or_else(|e| panic!("{} {m}: {e}", d.caption_en));
+        taken.push(n);
+        color = color.opponent();
+    }
+    (board, taken)
+}
+
+#[test]
+fn the_tactics_go_as_explained() {
+    use shoutan_rules::Color::White;
+    // The throw-in: white takes at E2, black ataris at D2, and white's
+    // connection at E1 leaves five stones the one liberty G1.
+    // The snapback: white takes at E1, black takes three at D1.
+    // Connect and die: white's connection at D1 leaves three stones the one
+    // liberty E2.
+    for (slug, line, taken) in [
+        (
+            "pu",
+            &["E1", "E2", "D2", "E1", "G1"][..],
+            &[0, 1, 0, 0, 5][..],
+        ),
+        ("daopu", &["D1", "E1", "D1"], &[0, 1, 3]),
+        ("jiebugui", &["C2", "D1", "E2"], &[0, 0, 3]),
+    ] {
+        let d = diagram(slug, 0);
+        let (board, got) = play_line(d, line);
+        assert_eq!(got, taken, "{slug}");
+        assert_eq!(board.get(d.target), None, "{slug}");
+    }
+    // The plain atari from the other side fails: white connects.
+    for (slug, atari, connect) in [
+        ("pu", "D2", "E1"),
+        ("daopu", "E1", "D1"),
+        ("jiebugui", "D1", "C2"),
+    ] {
+        let d = diagram(slug, 0);
+        let (board, _) = play_line(d, &[atari]);
+        let next = d.problem().next(board, White).expect("the target stands");
+        let a = solve_for(&next, White, budget());
+        assert_eq!(a.verdict, Verdict::Win, "{slug}: {a:?}");
+        assert_eq!(
+            names(d, &a.winning_moves),
+            BTreeSet::from([connect.to_owned()]),
+            "{slug}: {a:?}"
+        );
+    }
+}
