@@ -276,9 +276,19 @@ class AnalysisPage {
       if (shown !== this.current || !this.solving) return;
       const line = (aim, verdict, moves, color) => h('p', { dataset: { [aim]: verdict } },
         t(`solve.${aim}.${verdict}`, { color: colorName(color), moves: moves.map(moveName).join(t('solve.or')) }));
+      const ko = (aim, fight) => fight && h('p', { dataset: { [`${aim}Ko`]: fight.threats ?? 'many' } },
+        t(fight.threats === null ? 'solve.ko.many' : fight.threats === 1 ? 'solve.ko.direct' : 'solve.ko.approach', {
+          finder: colorName(fight.finder),
+          other: colorName(opponent(fight.finder)),
+          threats: fight.threats,
+          moves: fight.threats - 1,
+        }));
       replace(this.solveEl,
         line('kill', answer.to_kill, answer.kill, opponent(owner)),
-        line('live', answer.to_live, answer.live, owner));
+        ko('kill', answer.kill_ko),
+        line('live', answer.to_live, answer.live, owner),
+        ko('live', answer.live_ko),
+        answer.ten_thousand_year_ko && h('p', { dataset: { tenThousandYearKo: '' } }, t('solve.ko.tenThousand')));
       this.solveEl.dataset.group = answer.group;
     } catch (e) {
       replace(this.solveEl);

@@ -59,7 +59,14 @@ describe('the game page after and before play', needsChromium(), () => {
     ];
     assert.deepEqual(answers.map((a) => a.type), ['ack', 'ack'], JSON.stringify(answers));
 
-    const recorded = (await apiFrom(dora, 'GET', `/api/games/${id}`)).body.ratings;
+    // The ending is recorded, ratings and all, by a task of its own just
+    // after the resignation is acknowledged.
+    let recorded;
+    for (const started = Date.now(); !recorded && Date.now() - started < 15_000;) {
+      recorded = (await apiFrom(dora, 'GET', `/api/games/${id}`)).body.ratings;
+      if (!recorded) await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.ok(recorded, 'the ratings recorded within 15 s');
     assert.ok(recorded.black.change > 0 && recorded.white.change < 0, JSON.stringify(recorded));
     const signed = (change) => `${change > 0 ? '+' : '−'}${Math.abs(change)}`;
     for (const [page, title] of [[dora, /^Rating \d+ → \d+$/], [eve, /^等级分 \d+ → \d+$/]]) {

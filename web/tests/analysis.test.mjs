@@ -151,6 +151,30 @@ describe('the analysis board and the AI review', needsChromium(), () => {
     }
   });
 
+  it('says what a ko asks of the sides: bent four in the corner is a direct ko white must find threats for', async () => {
+    // 盘角曲四: white C9 B8 C8 B7 A6 B6; black round it. Black A8, white
+    // A9, and black's capture at B9 starts the ko.
+    const bent = '(;GM[1]FF[4]SZ[9]KM[7.5]RU[Chinese]AW[ca][bb][cb][bc][ad][bd]AB[da][db][cc][dc][cd][ae][be][ce])';
+    for (const [locale, kill, ko] of [
+      ['en-GB', 'Black to play kills it only by a ko, from A8', 'A direct ko: White must find the first ko threat'],
+      ['zh-CN', '黑先劫杀（A8）', '紧劫：白方先找劫材'],
+    ]) {
+      const context = await newPlayerContext(browser, { locale });
+      const page = await newPage(context, errors);
+      await page.goto(`${server.base}/analysis`);
+      await page.locator('[data-paste]').fill(bent);
+      await page.click('[data-action=open]');
+      await page.locator('[data-solve]').check();
+      await clickPoint(page, 'C9');
+      const answer = page.locator('[data-solve-result]');
+      await answer.locator('[data-kill=ko]').waitFor({ timeout: 20_000 });
+      assert.equal(await answer.locator('[data-kill]').innerText(), kill);
+      assert.equal(await answer.locator('[data-kill-ko="1"]').innerText(), ko);
+      assert.equal(await answer.locator('[data-live-ko]').count(), 0);
+      await context.close();
+    }
+  });
+
   it('shows the position judgement on the analysis board, and not in a rated live game', async () => {
     const context = await newPlayerContext(browser);
     const page = await newPage(context, errors);

@@ -7,7 +7,8 @@
 
 use std::time::Duration;
 
-use shoutan_solver::{Budget, Problem, Summary, solve};
+use serde::Serialize;
+use shoutan_solver::{Budget, Ko, Problem, Summary, solve};
 
 use crate::blocking::BlockingPool;
 use crate::error::ApiError;
@@ -24,6 +25,23 @@ pub const BUDGET: Budget = Budget {
     nodes: 200_000,
     time: Duration::from_secs(2),
 };
+
+/// What a question is answered: the summary `shoutan solve --json` prints,
+/// and what the kos in it ask of the sides.
+#[derive(Debug, Serialize)]
+pub struct Answer {
+    /// The verdicts and first moves.
+    #[serde(flatten)]
+    pub summary: Summary,
+    /// When the attacker kills only by a ko: who must find threats, and
+    /// how many more than the other side.
+    pub kill_ko: Option<Ko>,
+    /// When the owner saves the group only by a ko, or keeps it in seki
+    /// and could try a ko for life: the same.
+    pub live_ko: Option<Ko>,
+    /// Whether it is a ten-thousand-year ko (万年劫).
+    pub ten_thousand_year_ko: bool,
+}
 
 /// The solver's pool.
 #[derive(Debug)]
@@ -48,10 +66,18 @@ impl Solver {
 
     /// Solves `problem` within [`BUDGET`]; `busy` when [`QUEUED`]
     /// questions already wait.
-    pub async fn solve(&self, problem: Problem) -> Result<Summary, ApiError> {
+    pub async fn solve(&self, problem: Problem) -> Result<Answer, ApiError> {
         Ok(self
             .pool
-            .run(move || solve(&problem, BUDGET).summary(&problem))
+            .run(move || {
+                let solution = solve(&problem, BUDGET);
+                Answer {
+                    summary: solution.summary(&problem),
+                    kill_ko: solution.of(problem.attacker()).ko,
+                    live_ko: solution.of(problem.defender()).ko,
+                    ten_thousand_year_ko: solution.is_ten_thousand_year_ko(),
+                }
+            })
             .await?)
     }
 }

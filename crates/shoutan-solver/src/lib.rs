@@ -13,11 +13,19 @@
 //!   target chain with a liberty outside the region has escaped: it lives.
 //! - Whether the target can be captured is a game in which the attacker
 //!   never passes (the defender would pass back and live); the defender
-//!   may, which lifts a ko ban.
+//!   may, which lifts a ko ban. So a ko the defender wins once keeps the
+//!   group, even one it could never resolve (the attacker, waiting out the
+//!   ban elsewhere, could start it again).
 //! - Ko: the simple-ko ban of the position is part of the search state. Each
 //!   first move is searched with the opponent able to ignore the ban (having
 //!   unlimited ko threats) and with the mover able to: a win in the first is
-//!   [`Verdict::Win`], a win only in the second is [`Verdict::Ko`].
+//!   [`Verdict::Win`], a win only in the second is [`Verdict::Ko`]. A ko is
+//!   then searched again with the threats counted, each retake of a banned
+//!   ko spending one, to find which side must find threats and how many
+//!   more than the other side it needs ([`Ko`]): one in a direct ko, more in
+//!   an approach ko. A ko that asks threats of whichever side starts it,
+//!   the group living in seki meanwhile, is a ten-thousand-year ko
+//!   ([`Solution::is_ten_thousand_year_ko`]).
 //! - Longer cycles (triple ko, eternal life) are not played by the ruleset's
 //!   superko: play that repeats a position on the current line counts as the
 //!   target surviving. Results that rest on such a repetition are kept out
@@ -74,6 +82,6 @@ mod table;
 
 pub use problem::{Goal, Problem, ProblemBuilder, ProblemError};
 pub use proof::{Proof, prove};
-pub use result::{Answer, Solution, Summary, Verdict};
+pub use result::{Answer, Ko, MAX_KO_THREATS, Solution, Summary, Verdict};
 pub use search::Budget;
 pub use solve::{solve, solve_for};

@@ -10,7 +10,7 @@ use std::time::Instant;
 use shoutan_rules::Color;
 
 use crate::Problem;
-use crate::search::{Budget, Game, Outcome, Search};
+use crate::search::{Budget, Game, Outcome, Search, Threats};
 
 /// What one search showed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,7 +46,13 @@ pub struct Proof {
 pub fn prove(problem: &Problem, threats: Color, budget: Budget) -> Proof {
     let deadline = Instant::now() + budget.time;
     let mut search = Search::new(problem, Game::Capture, threats, deadline);
-    let outcome = search.prove(problem.board(), problem.to_move(), &[], budget.nodes);
+    let outcome = search.prove(
+        problem.board(),
+        problem.to_move(),
+        Threats::Unlimited,
+        &[],
+        budget.nodes,
+    );
     Proof {
         wins: match outcome {
             Outcome::Wins => Some(true),

@@ -25,6 +25,33 @@ pub enum Verdict {
     Unknown,
 }
 
+/// The most ko threats a ko is counted up to; a ko that asks more of its
+/// finder is told as asking more than this.
+pub const MAX_KO_THREATS: u8 = 4;
+
+/// What a ko asks of the two sides, found by searching it again with the
+/// threats counted: the side that loses it when neither side has a threat
+/// must find them, and needs this many more than its opponent has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Ko {
+    /// The side that must find ko threats.
+    pub finder: Color,
+    /// How many more threats than its opponent the finder needs: 1 in a
+    /// direct ko (紧劫), n + 1 in an approach ko (缓n气劫) in which it must
+    /// first play n approach moves; `None` when more than
+    /// [`MAX_KO_THREATS`].
+    pub threats: Option<u8>,
+}
+
+impl Ko {
+    /// The approach moves the finder must play before the ko is direct: 0
+    /// in a direct ko, `None` when the threats were too many to count.
+    #[must_use]
+    pub fn approach_moves(&self) -> Option<u8> {
+        self.threats.map(|t| t - 1)
+    }
+}
+
 /// The result for one side moving first.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Answer {
@@ -44,6 +71,11 @@ pub struct Answer {
     /// First moves the budget left undecided: while there are any, the
     /// three lists above may be incomplete.
     pub unknown_moves: Vec<Move>,
+    /// The ko of the move in `ko_moves` that asks least of the mover, when
+    /// the verdict is [`Verdict::Ko`] or [`Verdict::Seki`] (the defender
+    /// may then try for life by a ko); `None` otherwise, or when the budget
+    /// ran out before its threats were counted.
+    pub ko: Option<Ko>,
     /// Positions searched.
     pub nodes: u64,
     /// Milliseconds spent.
@@ -84,15 +116,34 @@ pub struct Summary {
 }
 
 impl Solution {
+    /// Whether the fight is a ten-thousand-year ko (万年劫): left alone the
+    /// group lives in seki, and whichever side starts the ko must find the
+    /// threats to win it, so neither wants to.
+    #[must_use]
+    pub fn is_ten_thousand_year_ko(&self) -> bool {
+        let starter_finds = |a: &Answer, verdict: Verdict| {
+            a.verdict == verdict && a.ko.is_some_and(|ko| ko.finder == a.mover)
+        };
+        let (one, other) = (&self.first, &self.second);
+        (starter_finds(one, Verdict::Ko) && starter_finds(other, Verdict::Seki))
+            || (starter_finds(one, Verdict::Seki) && starter_finds(other, Verdict::Ko))
+    }
+
+    /// The answer for `mover` playing first.
+    #[must_use]
+    pub fn of(&self, mover: Color) -> &Answer {
+        if self.first.mover == mover {
+            &self.first
+        } else {
+            &self.second
+        }
+    }
+
     /// The summary of this solution of `problem`.
     #[must_use]
     pub fn summary(&self, problem: &Problem) -> Summary {
         let size = problem.board().size();
-        let (kill, live) = if self.first.mover == problem.attacker() {
-            (&self.first, &self.second)
-        } else {
-            (&self.second, &self.first)
-        };
+        let (kill, live) = (self.of(problem.attacker()), self.of(problem.defender()));
         let moves = |a: &Answer| {
             let reaching = match a.verdict {
                 Verdict::Win => &a.winning_moves,

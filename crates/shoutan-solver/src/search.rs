@@ -25,8 +25,11 @@
 //! without repeating a position, so this is sound.
 //!
 //! Ko threats are modelled as a choice of who may ignore the simple-ko ban:
-//! the side with "unlimited threats" may retake at once (the threat and its
-//! answer elsewhere are implied).
+//! the side holding the threats may retake at once (the threat and its
+//! answer elsewhere are implied), as often as it likes or, when its
+//! [`Threats`] are counted, once per threat; the other side has none. Only
+//! the difference between the sides' threats decides a ko, so one holder
+//! with a count measures any balance of threats.
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -70,6 +73,25 @@ impl Default for Budget {
     }
 }
 
+/// How many ko threats a search's holder has left: each retake of a banned
+/// ko spends one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Threats {
+    Unlimited,
+    Left(u8),
+}
+
+impl Threats {
+    /// What is left after one threat, or `None` when none is left.
+    fn spend(self) -> Option<Threats> {
+        match self {
+            Threats::Unlimited => Some(Threats::Unlimited),
+            Threats::Left(0) => None,
+            Threats::Left(n) => Some(Threats::Left(n - 1)),
+        }
+    }
+}
+
 /// What one search proved for its player to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Outcome {
@@ -93,6 +115,7 @@ pub(crate) enum Game {
 /// A child of the node being searched, with what is known of it.
 struct Child {
     board: Board,
+    threats: Threats,
     key: u64,
     numbers: Numbers,
     /// Whether `numbers`, if final, rests on a repetition of the path.
@@ -111,8 +134,8 @@ pub(crate) struct Search {
     attacker: Color,
     defender: Color,
     suicide: Suicide,
-    /// The side that may ignore the simple-ko ban.
-    threats: Color,
+    /// The side that may ignore the simple-ko ban, as its [`Threats`] allow.
+    holder: Color,
     game: Game,
     table: Table,
     /// Benson's verdict on the target, by the stones' hash: df-pn expands
@@ -136,9 +159,9 @@ const fn exact(mover_wins: bool) -> Numbers {
 }
 
 impl Search {
-    /// A search of `problem`'s `game` in which `threats` has unlimited ko
-    /// threats.
-    pub(crate) fn new(problem: &Problem, game: Game, threats: Color, deadline: Instant) -> Search {
+    /// A search of `problem`'s `game` in which `holder` holds the ko
+    /// threats (how many is told to each [`Search::prove`]).
+    pub(crate) fn new(problem: &Problem, game: Game, holder: Color, deadline: Instant) -> Search {
         let cells = problem.region_cells();
         let mut in_region = vec![false; CELLS];
         for &i in &cells {
@@ -153,7 +176,7 @@ impl Search {
             attacker: problem.attacker(),
             defender: problem.defender(),
             suicide: problem.suicide(),
-            threats,
+            holder,
             game,
             table: Table::default(),
             terminals: HashMap::new(),
@@ -204,39 +227,49 @@ impl Search {
             .or_insert_with(|| is_pass_alive(board, target).then_some(false))
     }
 
-    /// The moves of `to_move` and the positions after them. In the capture
-    /// game the attacker never passes: the defender would pass back and
-    /// keep the target.
-    pub(crate) fn moves(&self, board: &Board, to_move: Color) -> Vec<(Move, Board)> {
+    /// The moves of `to_move` when the holder has `threats` left, the
+    /// positions after them and the threats left then. In the capture game
+    /// the attacker never passes: the defender would pass back and keep the
+    /// target.
+    pub(crate) fn moves(
+        &self,
+        board: &Board,
+        to_move: Color,
+        threats: Threats,
+    ) -> Vec<(Move, Board, Threats)> {
         let mut out = Vec::new();
         for &i in &self.cells {
             if !board.is_empty(i) {
                 continue;
             }
-            match board.check(i, to_move, self.suicide) {
-                Ok(()) => {}
-                Err(BoardError::Ko) if to_move == self.threats => {}
+            let left = match board.check(i, to_move, self.suicide) {
+                Ok(()) => threats,
+                Err(BoardError::Ko) if to_move == self.holder => match threats.spend() {
+                    Some(left) => left,
+                    None => continue,
+                },
                 Err(_) => continue,
-            }
+            };
             let mut next = board.clone();
             next.play_unchecked(i, to_move);
-            out.push((Move::Play(board.point(i)), next));
+            out.push((Move::Play(board.point(i)), next, left));
         }
         if to_move == self.defender || self.game == Game::Life {
             let mut next = board.clone();
             next.clear_ko();
-            out.push((Move::Pass, next));
+            out.push((Move::Pass, next, threats));
         }
         out
     }
 
-    /// Searches the position `board` with `to_move` to play, reached from
-    /// the states `history` (keys, oldest first), spending at most
-    /// `max_nodes` more positions.
+    /// Searches the position `board` with `to_move` to play and the holder
+    /// holding `threats`, reached from the states `history` (keys, oldest
+    /// first), spending at most `max_nodes` more positions.
     pub(crate) fn prove(
         &mut self,
         board: &Board,
         to_move: Color,
+        threats: Threats,
         history: &[u64],
         max_nodes: u64,
     ) -> Outcome {
@@ -251,8 +284,8 @@ impl Search {
         self.out_of_budget = max_nodes == 0 || Instant::now() >= self.deadline;
         self.path.clear();
         self.path.extend_from_slice(history);
-        let k = key(board, to_move);
-        let (numbers, _) = self.mid(board, to_move, k, INF, INF);
+        let k = key(board, to_move, threats);
+        let (numbers, _) = self.mid(board, to_move, threats, k, INF, INF);
         if numbers.phi == 0 {
             Outcome::Wins
         } else if numbers.delta == 0 {
@@ -278,6 +311,7 @@ impl Search {
         &mut self,
         board: &Board,
         to_move: Color,
+        threats: Threats,
         node_key: u64,
         th_phi: u64,
         th_delta: u64,
@@ -294,10 +328,10 @@ impl Search {
         }
         let next = to_move.opponent();
         self.path.push(node_key);
-        let moves = self.moves(board, to_move);
+        let moves = self.moves(board, to_move, threats);
         let mut children: Vec<Child> = Vec::with_capacity(moves.len());
-        for (_, b) in moves {
-            let k = key(&b, next);
+        for (_, b, left) in moves {
+            let k = key(&b, next, left);
             let (numbers, path_dependent) = match self.terminal(&b) {
                 Some(attacker_wins) => (exact(attacker_wins == (next == self.attacker)), false),
                 // Round and round: the target is never captured, nor
@@ -313,6 +347,7 @@ impl Search {
             };
             children.push(Child {
                 board: b,
+                threats: left,
                 key: k,
                 numbers,
                 path_dependent,
@@ -327,7 +362,14 @@ impl Search {
             let c = &children[best];
             let child_th_phi = (th_delta - numbers.delta + c.numbers.phi).min(INF);
             let child_th_delta = th_phi.min(second.saturating_add(1));
-            let (n, pd) = self.mid(&c.board, next, c.key, child_th_phi, child_th_delta);
+            let (n, pd) = self.mid(
+                &c.board,
+                next,
+                c.threats,
+                c.key,
+                child_th_phi,
+                child_th_delta,
+            );
             children[best].numbers = n;
             children[best].path_dependent = pd;
         };

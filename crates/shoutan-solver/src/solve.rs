@@ -7,15 +7,18 @@
 //! target lives if the defender can force unconditional life, else it lives
 //! only in seki. The moves are searched in rounds of growing node limits, so
 //! one hard move cannot spend the whole budget before the easy ones are
-//! decided.
+//! decided. When the best a side can do is a ko (or seki, beside which the
+//! defender may try a ko), each ko move is searched again with the threats
+//! counted, to tell a direct ko from an approach ko and who must find the
+//! threats.
 
 use std::time::Instant;
 
 use shoutan_rules::{Board, Color, Move};
 
 use crate::Problem;
-use crate::result::{Answer, Solution, Verdict};
-use crate::search::{Budget, Game, Outcome, Search};
+use crate::result::{Answer, Ko, MAX_KO_THREATS, Solution, Verdict};
+use crate::search::{Budget, Game, Outcome, Search, Threats};
 use crate::table::key;
 
 /// The first round's node limit per move and search; each round has four
@@ -93,6 +96,10 @@ struct Searches {
     white: Search,
     /// The life game with the attacker holding them.
     life: Search,
+    /// The capture game with black holding a counted number of threats.
+    counted_black: Search,
+    /// The capture game with white holding a counted number of threats.
+    counted_white: Search,
 }
 
 impl Searches {
@@ -101,17 +108,36 @@ impl Searches {
             black: Search::new(problem, Game::Capture, Color::Black, deadline),
             white: Search::new(problem, Game::Capture, Color::White, deadline),
             life: Search::new(problem, Game::Life, problem.attacker(), deadline),
+            counted_black: Search::new(problem, Game::Capture, Color::Black, deadline),
+            counted_white: Search::new(problem, Game::Capture, Color::White, deadline),
         }
     }
 
-    fn set_deadline(&mut self, deadline: Instant) {
-        self.black.set_deadline(deadline);
-        self.white.set_deadline(deadline);
-        self.life.set_deadline(deadline);
+    fn all(&mut self) -> [&mut Search; 5] {
+        [
+            &mut self.black,
+            &mut self.white,
+            &mut self.life,
+            &mut self.counted_black,
+            &mut self.counted_white,
+        ]
     }
 
-    fn nodes(&self) -> u64 {
-        self.black.nodes() + self.white.nodes() + self.life.nodes()
+    fn set_deadline(&mut self, deadline: Instant) {
+        for search in self.all() {
+            search.set_deadline(deadline);
+        }
+    }
+
+    fn nodes(&mut self) -> u64 {
+        self.all().iter().map(|s| s.nodes()).sum()
+    }
+
+    fn counted(&mut self, holder: Color) -> &mut Search {
+        match holder {
+            Color::Black => &mut self.counted_black,
+            Color::White => &mut self.counted_white,
+        }
     }
 }
 
@@ -119,6 +145,9 @@ impl Searches {
 struct Candidate {
     mv: Move,
     after: Board,
+    /// Whether the move retakes a ko the position bans, which costs the
+    /// mover a threat.
+    retakes: bool,
     /// The opponent's outcome when the opponent has the ko threats.
     strict: Outcome,
     /// The opponent's outcome when the mover has them.
@@ -152,7 +181,7 @@ impl Candidate {
 fn answer(problem: &Problem, mover: Color, searches: &mut Searches, max_nodes: u64) -> Answer {
     let start = Instant::now();
     let board = problem.board();
-    let root = [key(board, mover)];
+    let root = [key(board, mover, Threats::Unlimited)];
     let nodes_before = searches.nodes();
     let defending = mover == problem.defender();
     let opponent = mover.opponent();
@@ -163,17 +192,23 @@ fn answer(problem: &Problem, mover: Color, searches: &mut Searches, max_nodes: u
         Color::White => &searches.white,
     };
     let mut candidates: Vec<Candidate> = with
-        .moves(board, mover)
+        .moves(board, mover, Threats::Unlimited)
         .into_iter()
-        .map(|(mv, after)| Candidate {
-            mv,
-            after,
-            strict: match mv {
-                Move::Play(p) if board.ko() == Some((board.index(p), mover)) => Outcome::Wins,
-                _ => Outcome::Unknown,
-            },
-            lenient: Outcome::Unknown,
-            life: Outcome::Unknown,
+        .map(|(mv, after, _)| {
+            let retakes =
+                matches!(mv, Move::Play(p) if board.ko() == Some((board.index(p), mover)));
+            Candidate {
+                mv,
+                after,
+                retakes,
+                strict: if retakes {
+                    Outcome::Wins
+                } else {
+                    Outcome::Unknown
+                },
+                lenient: Outcome::Unknown,
+                life: Outcome::Unknown,
+            }
         })
         .collect();
     let mut limit = FIRST_ROUND;
@@ -187,18 +222,26 @@ fn answer(problem: &Problem, mover: Color, searches: &mut Searches, max_nodes: u
             .iter_mut()
             .filter(|c| c.verdict(defending).is_none())
         {
-            let Searches { black, white, life } = &mut *searches;
+            let Searches {
+                black,
+                white,
+                life,
+                counted_black,
+                counted_white,
+            } = &mut *searches;
+            // The counted searches run after these rounds: fixed meanwhile.
+            let counted = counted_black.nodes() + counted_white.nodes();
             let (against, with) = match mover {
                 Color::Black => (&mut *white, &mut *black),
                 Color::White => (&mut *black, &mut *white),
             };
             let left = |against: &Search, with: &Search, life: &Search| {
-                let spent = against.nodes() + with.nodes() + life.nodes() - nodes_before;
+                let spent = against.nodes() + with.nodes() + life.nodes() + counted - nodes_before;
                 max_nodes.saturating_sub(spent).min(limit)
             };
             if c.strict == Outcome::Unknown {
                 let left = left(against, with, life);
-                c.strict = against.prove(&c.after, opponent, &root, left);
+                c.strict = against.prove(&c.after, opponent, Threats::Unlimited, &root, left);
             }
             // Keeping the target outright settles the capture game.
             if c.strict != Outcome::Loses
@@ -206,14 +249,14 @@ fn answer(problem: &Problem, mover: Color, searches: &mut Searches, max_nodes: u
                 && c.lenient == Outcome::Unknown
             {
                 let left = left(against, with, life);
-                c.lenient = with.prove(&c.after, opponent, &root, left);
+                c.lenient = with.prove(&c.after, opponent, Threats::Unlimited, &root, left);
             }
             if defending && c.strict == Outcome::Loses && c.life == Outcome::Unknown {
                 // No history: a tenuki answered by a tenuki gives the
                 // defender the problem's position to play again, not a
                 // repetition (a real cycle is caught one round later).
                 let left = left(against, with, life);
-                c.life = life.prove(&c.after, opponent, &[], left);
+                c.life = life.prove(&c.after, opponent, Threats::Unlimited, &[], left);
             }
         }
         limit = limit.saturating_mul(4);
@@ -242,6 +285,32 @@ fn answer(problem: &Problem, mover: Color, searches: &mut Searches, max_nodes: u
     } else {
         Verdict::Lose
     };
+    let ko = if matches!(verdict, Verdict::Ko | Verdict::Seki) {
+        let mut kos = Vec::new();
+        for c in candidates
+            .iter()
+            .filter(|c| c.verdict(defending) == Some(Verdict::Ko))
+        {
+            let spent = searches.nodes() - nodes_before;
+            match count_threats(board, c, mover, searches, max_nodes.saturating_sub(spent)) {
+                Some(ko) => kos.push(ko),
+                None => break,
+            }
+        }
+        let asks = |ko: &Ko| {
+            let threats = ko.threats.unwrap_or(MAX_KO_THREATS + 1);
+            if ko.finder == mover {
+                i16::from(threats)
+            } else {
+                -i16::from(threats)
+            }
+        };
+        (kos.len() == ko_moves.len())
+            .then(|| kos.into_iter().min_by_key(asks))
+            .flatten()
+    } else {
+        None
+    };
     Answer {
         mover,
         verdict,
@@ -249,7 +318,63 @@ fn answer(problem: &Problem, mover: Color, searches: &mut Searches, max_nodes: u
         seki_moves,
         ko_moves,
         unknown_moves,
+        ko,
         nodes: searches.nodes() - nodes_before,
         millis: u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX),
     }
+}
+
+/// What the ko after the first move `c` asks of each side: whether the
+/// mover wins it with no threats on either side, and then how many the
+/// opponent (else the mover) must find; `None` when the budget of
+/// `max_nodes` runs out first.
+fn count_threats(
+    board: &Board,
+    c: &Candidate,
+    mover: Color,
+    searches: &mut Searches,
+    max_nodes: u64,
+) -> Option<Ko> {
+    let opponent = mover.opponent();
+    let start = searches.nodes();
+    // Whether the mover wins when it holds `balance` more threats than the
+    // opponent (fewer when negative).
+    let mut wins = |balance: i16| -> Option<bool> {
+        let holder = if balance >= 0 { mover } else { opponent };
+        let before = u8::try_from(balance.unsigned_abs()).ok()?;
+        let mut left_threats = before;
+        if c.retakes {
+            // The first move itself was a threat's retake.
+            if holder != mover || left_threats == 0 {
+                return Some(false);
+            }
+            left_threats -= 1;
+        }
+        let spent = searches.nodes() - start;
+        let search = searches.counted(holder);
+        if search.past_deadline() {
+            return None;
+        }
+        let root = [key(board, mover, Threats::Left(before))];
+        let left = max_nodes.saturating_sub(spent);
+        match search.prove(&c.after, opponent, Threats::Left(left_threats), &root, left) {
+            Outcome::Loses => Some(true),
+            Outcome::Wins => Some(false),
+            Outcome::Unknown => None,
+        }
+    };
+    let (finder, sign) = if wins(0)? { (opponent, -1) } else { (mover, 1) };
+    for t in 1..=MAX_KO_THREATS {
+        // The finder's opponent keeps winning while the finder has too few.
+        if wins(sign * i16::from(t))? == (finder == mover) {
+            return Some(Ko {
+                finder,
+                threats: Some(t),
+            });
+        }
+    }
+    Some(Ko {
+        finder,
+        threats: None,
+    })
 }

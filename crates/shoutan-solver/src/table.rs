@@ -6,6 +6,8 @@ use std::collections::HashMap;
 
 use shoutan_rules::{Board, Color, situation};
 
+use crate::search::Threats;
+
 /// Entries kept before the table is emptied and refilled: a bound on memory
 /// (each entry is some 24 bytes with the map's overhead).
 const MAX_ENTRIES: usize = 4_000_000;
@@ -48,10 +50,15 @@ fn mix(x: u64) -> u64 {
 
 /// The key of a search state: the stones (those outside the region never
 /// change, so hashing the whole board is hashing the region), the player to
-/// move, and the simple-ko ban, which changes what may be played.
-pub(crate) fn key(board: &Board, to_move: Color) -> u64 {
+/// move, the simple-ko ban, which changes what may be played, and the ko
+/// threats the holder has left.
+pub(crate) fn key(board: &Board, to_move: Color, threats: Threats) -> u64 {
     let ko = board.ko().map_or(0, |(i, c)| {
         mix(0x6b6f_0000 ^ ((i.get() as u64) << 1) ^ c.index() as u64)
     });
-    situation(board.hash(), to_move) ^ ko
+    let left = match threats {
+        Threats::Unlimited => 0,
+        Threats::Left(n) => mix(0x7468_0000 ^ u64::from(n)),
+    };
+    situation(board.hash(), to_move) ^ ko ^ left
 }

@@ -15,7 +15,9 @@ use std::time::Duration;
 use anyhow::{Context, anyhow, bail};
 use shoutan_rules::{BoardSize, Color, Point, PointSet};
 use shoutan_sgf::{ReplayOptions, read, replay};
-use shoutan_solver::{Budget, Goal, Problem, Summary, Verdict, solve};
+use shoutan_solver::{
+    Budget, Goal, Ko, MAX_KO_THREATS, Problem, Solution, Summary, Verdict, solve,
+};
 
 /// Arguments.
 #[derive(clap::Args)]
@@ -106,62 +108,119 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         nodes: args.nodes,
         time: Duration::from_secs(args.seconds),
     };
-    let summary = solve(&problem, budget).summary(&problem);
+    let solution = solve(&problem, budget);
+    let summary = solution.summary(&problem);
     if args.json {
         println!("{}", serde_json::to_string(&summary)?);
     } else {
         let stones = problem.board().chain_len(problem.board().index(target));
-        print!("{}", words(&summary, owner, stones));
+        print!("{}", words(&summary, &solution, owner, stones));
     }
     Ok(ExitCode::SUCCESS)
 }
 
 /// The report in words, in English and then as Chinese players say it
-/// (黑先净杀, 白先劫活, 白先双活 …).
-fn words(r: &Summary, owner: Color, stones: usize) -> String {
+/// (黑先净杀, 白先劫活, 白先双活 …), with what each ko asks of the sides.
+fn words(r: &Summary, solution: &Solution, owner: Color, stones: usize) -> String {
     let (attacker, defender) = (owner.opponent(), owner);
-    let capital = |c: Color| {
-        let name = c.name();
-        format!("{}{}", name[..1].to_uppercase(), &name[1..])
+    let english = |mover: Color, verdict: Verdict, moves: &[String], aim: &str| {
+        let aim = format!("{} to play {aim}", capital(mover));
+        match verdict {
+            Verdict::Win => format!("{aim}: yes, by {}", moves.join(" or ")),
+            Verdict::Ko => format!(
+                "{aim}: only by a ko, started by {}{}",
+                moves.join(" or "),
+                solution
+                    .of(mover)
+                    .ko
+                    .map_or_else(String::new, |ko| format!(" ({})", ko_english(ko)))
+            ),
+            Verdict::Seki => format!("{aim}: only in seki, by {}", moves.join(" or ")),
+            Verdict::Lose => format!("{aim}: no"),
+            Verdict::Unknown => format!("{aim}: unknown (the search ran out of its budget)"),
+        }
     };
-    let zh = |c: Color| match c {
-        Color::Black => "黑",
-        Color::White => "白",
+    let chinese = |mover: Color, verdict: Verdict, moves: &[String], [win, ko, lose]: [&str; 3]| {
+        match verdict {
+            Verdict::Win => format!("{win}（{}）", moves.join("、")),
+            Verdict::Ko => format!(
+                "{ko}（{}）{}",
+                moves.join("、"),
+                solution
+                    .of(mover)
+                    .ko
+                    .map_or_else(String::new, |ko| format!("，{}", ko_chinese(ko)))
+            ),
+            Verdict::Seki => format!("双活（{}）", moves.join("、")),
+            Verdict::Lose => lose.to_owned(),
+            Verdict::Unknown => "未能算清".to_owned(),
+        }
     };
-    let english = |verdict: Verdict, moves: &[String], aim: String| match verdict {
-        Verdict::Win => format!("{aim}: yes, by {}", moves.join(" or ")),
-        Verdict::Ko => format!("{aim}: only by a ko, started by {}", moves.join(" or ")),
-        Verdict::Seki => format!("{aim}: only in seki, by {}", moves.join(" or ")),
-        Verdict::Lose => format!("{aim}: no"),
-        Verdict::Unknown => format!("{aim}: unknown (the search ran out of its budget)"),
-    };
-    let chinese = |verdict: Verdict, moves: &[String], [win, ko, lose]: [&str; 3]| match verdict {
-        Verdict::Win => format!("{win}（{}）", moves.join("、")),
-        Verdict::Ko => format!("{ko}（{}）", moves.join("、")),
-        Verdict::Seki => format!("双活（{}）", moves.join("、")),
-        Verdict::Lose => lose.to_owned(),
-        Verdict::Unknown => "未能算清".to_owned(),
+    let ten_thousand_years = if solution.is_ten_thousand_year_ko() {
+        "A ten-thousand-year ko (万年劫): left alone the group lives in seki, \
+         and whichever side starts the ko must find the threats to win it.\n"
+    } else {
+        ""
     };
     format!(
         "The {defender} group at {group} ({stones} stones)\n{}\n{}\n\
          {d}棋{group}一块（{stones}子）：{a}先{}；{d}先{}\n\
-         Searched {} positions in {} ms.\n",
-        english(
-            r.to_kill,
-            &r.kill,
-            format!("{} to play kills it", capital(attacker))
-        ),
-        english(
-            r.to_live,
-            &r.live,
-            format!("{} to play saves it", capital(defender))
-        ),
-        chinese(r.to_kill, &r.kill, ["净杀", "劫杀", "杀不掉"]),
-        chinese(r.to_live, &r.live, ["净活", "劫活", "活不了"]),
+         {ten_thousand_years}Searched {} positions in {} ms.\n",
+        english(attacker, r.to_kill, &r.kill, "kills it"),
+        english(defender, r.to_live, &r.live, "saves it"),
+        chinese(attacker, r.to_kill, &r.kill, ["净杀", "劫杀", "杀不掉"]),
+        chinese(defender, r.to_live, &r.live, ["净活", "劫活", "活不了"]),
         r.nodes,
         r.ms,
         group = r.group,
         a = zh(attacker),
         d = zh(defender),
     )
+}
+
+/// "Black", "White".
+fn capital(c: Color) -> String {
+    let name = c.name();
+    format!("{}{}", name[..1].to_uppercase(), &name[1..])
+}
+
+/// 黑, 白.
+fn zh(c: Color) -> &'static str {
+    match c {
+        Color::Black => "黑",
+        Color::White => "白",
+    }
+}
+
+/// What a ko asks of the sides, in English.
+fn ko_english(ko: Ko) -> String {
+    let finder = capital(ko.finder);
+    let other = ko.finder.opponent().name();
+    match ko.threats {
+        Some(1) => format!("a direct ko: {finder} must find the first ko threat"),
+        Some(n) => format!(
+            "an approach ko: {finder} needs {n} ko threats more than {other}, \
+             {} approach move{} to play",
+            n - 1,
+            if n == 2 { "" } else { "s" }
+        ),
+        None => format!("{finder} needs more than {MAX_KO_THREATS} ko threats more than {other}"),
+    }
+}
+
+/// What a ko asks of the sides, as Chinese players say it: 紧劫 (direct),
+/// 缓一气劫 (an approach ko of one move) ….
+fn ko_chinese(ko: Ko) -> String {
+    let finder = zh(ko.finder);
+    match ko.threats {
+        Some(1) => format!("紧劫，{finder}方先找劫材"),
+        Some(n) => format!(
+            "缓{}气劫，{finder}方需比对方多{n}个劫材",
+            ["一", "二", "三", "四", "五"]
+                .get(usize::from(n - 2))
+                .copied()
+                .unwrap_or("多")
+        ),
+        None => format!("{finder}方需比对方多{MAX_KO_THREATS}个以上劫材"),
+    }
 }

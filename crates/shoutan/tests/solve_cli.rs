@@ -42,6 +42,21 @@ const SEKI: &str = "(;GM[1]FF[4]SZ[7]RU[Chinese]\
     AB[ba][ea][ab][bb][eb][bc][ec][ad][bd][ed][be][ee][af][bf][ef][bg][eg]\
     AW[ca][fa][cb][fb][gb][cc][dc][fc][cd][dd][fd][gd][ce][de][fe][cf][df][ff][gf][cg][dg][fg]PL[B])";
 
+/// Bent four in the corner (盘角曲四), black to play:
+///
+/// ```text
+///   A B C D E
+/// 7 . . O X .
+/// 6 . O O X .
+/// 5 . O X X .
+/// 4 O O X . .
+/// 3 X X X . .
+/// ```
+///
+/// Black A6, white A7, and black's capture at B7 starts a ko in which
+/// white must find the first threat.
+const BENT_FOUR: &str = "(;GM[1]FF[4]SZ[7]RU[Chinese]AW[ca][bb][cb][bc][ad][bd]AB[da][db][cc][dc][cd][ae][be][ce]PL[B])";
+
 fn problem(name: &str, sgf: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("shoutan-solve-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a scratch directory");
@@ -119,6 +134,28 @@ fn the_answer_in_words_names_the_moves_in_both_languages() {
     );
     assert!(
         text.contains("白棋D7一块（5子）：黑先净杀（B7）；白先净活（B7）"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_ko_is_told_with_the_side_that_must_find_threats() {
+    let file = problem("bent-four.sgf", BENT_FOUR);
+    let answer = json(&solve(&file, &["--group", "C7", "--json"]));
+    assert_eq!(answer["to_kill"], "ko", "{answer}");
+    assert_eq!(answer["kill"], serde_json::json!(["A6"]));
+    let out = solve(&file, &["--group", "C7"]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(
+            "Black to play kills it: only by a ko, started by A6 \
+             (a direct ko: White must find the first ko threat)"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("黑先劫杀（A6），紧劫，白方先找劫材"),
         "{text}"
     );
 }

@@ -5,12 +5,13 @@
 use axum::Json;
 use axum::extract::State;
 use serde::Deserialize;
-use shoutan_solver::{Goal, Problem, Summary};
+use shoutan_solver::{Goal, Problem};
 
 use super::judgement::{PositionIn, point, position};
 use crate::AppState;
 use crate::error::{ApiError, ErrorCode};
 use crate::extract::Body;
+use crate::solving::Answer;
 
 /// `POST /api/solve` body.
 #[derive(Deserialize)]
@@ -28,7 +29,7 @@ pub struct SolveIn {
 pub async fn solve(
     State(app): State<AppState>,
     Body(asked): Body<SolveIn>,
-) -> Result<Json<Summary>, ApiError> {
+) -> Result<Json<Answer>, ApiError> {
     let game = position(asked.position)?;
     let board = game.board().clone();
     let target = point(&asked.group, board.size())?;

@@ -76,7 +76,38 @@ async fn a_question_too_hard_for_the_budget_is_unknown(backend: Backend) {
     assert!(answer["nodes"].as_u64().unwrap() <= 2 * BUDGET.nodes);
 }
 
+/// Bent four in the corner (盘角曲四):
+///
+/// ```text
+///   A B C D E
+/// 9 . . O X .
+/// 8 . O O X .
+/// 7 . O X X .
+/// 6 O O X . .
+/// 5 X X X . .
+/// ```
+///
+/// Black kills only by a ko: A8, white A9, and black's capture at B9
+/// starts it, so white must find the first threat. White lives outright.
+async fn a_ko_says_who_must_find_threats(backend: Backend) {
+    let Some(server) = TestServer::new(backend, config()).await else {
+        return;
+    };
+    let anyone = Client::anonymous(&server);
+    let black = ["D9", "D8", "C7", "D7", "C6", "A5", "B5", "C5"];
+    let white = ["C9", "B8", "C8", "B7", "A6", "B6"];
+    let (status, answer) = ask(&anyone, &black, &white, "C9").await;
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["to_kill"], "ko", "{answer}");
+    assert_eq!(answer["kill"], json!(["A8"]));
+    assert_eq!(answer["kill_ko"], json!({"finder": "white", "threats": 1}));
+    assert_eq!(answer["to_live"], "win", "{answer}");
+    assert_eq!(answer["live_ko"], Value::Null);
+    assert_eq!(answer["ten_thousand_year_ko"], false);
+}
+
 crate::for_both_backends!(
     the_straight_three_dies_at_its_middle_point,
+    a_ko_says_who_must_find_threats,
     a_question_too_hard_for_the_budget_is_unknown,
 );

@@ -1,0 +1,184 @@
+//! Kos told apart by the threats they ask for: each ko is searched again
+//! with the threats counted, each retake of a banned ko spending one, to
+//! find which side must find threats and how many more than the other side
+//! it needs — one in a direct ko, more where the other side can first play
+//! an approach move or a local threat of its own.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::time::Duration;
+
+use shoutan_rules::{Board, BoardSize, Color, Move, Point, PointSet};
+use shoutan_solver::{Answer, Budget, Goal, Ko, Problem, Solution, Verdict, solve};
+
+/// A budget of nodes only, so that results do not depend on the machine.
+fn budget() -> Budget {
+    Budget {
+        nodes: 2_000_000,
+        time: Duration::from_secs(600),
+    }
+}
+
+/// Solves `diagram` for both sides moving first, the group at `target`
+/// attacked by its opponent, moves only on the rectangle `region`.
+fn solved(diagram: &str, target: &str, region: &str) -> Solution {
+    let board: Board = diagram.parse().expect("a diagram");
+    let size = board.size();
+    let at = |s: &str| Point::from_gtp(s, size).expect("a point");
+    let target = at(target);
+    let owner = board.get(target).expect("a stone");
+    let (a, b) = region.split_once(':').expect("two corners");
+    let (a, b) = (at(a), at(b));
+    let mut points = PointSet::new(size);
+    for p in size.points() {
+        if (a.col().min(b.col())..=a.col().max(b.col())).contains(&p.col())
+            && (a.row().min(b.row())..=a.row().max(b.row())).contains(&p.row())
+        {
+            points.insert(p);
+        }
+    }
+    let problem = Problem::builder(board, owner.opponent(), target, Goal::Kill)
+        .region(points)
+        .build()
+        .expect("a problem");
+    let solution = solve(&problem, budget());
+    for a in [&solution.first, &solution.second] {
+        println!(
+            "{:?} first: {:?} win {:?} ko {:?} {:?}, {} nodes",
+            a.mover,
+            a.verdict,
+            names(&a.winning_moves, size),
+            names(&a.ko_moves, size),
+            a.ko,
+            a.nodes
+        );
+    }
+    solution
+}
+
+fn names(moves: &[Move], size: BoardSize) -> Vec<String> {
+    let mut names: Vec<String> = moves.iter().map(|m| m.to_gtp(size)).collect();
+    names.sort();
+    names
+}
+
+fn ko(finder: Color, threats: u8) -> Option<Ko> {
+    Some(Ko {
+        finder,
+        threats: Some(threats),
+    })
+}
+
+fn is_ko(answer: &Answer, moves: &[&str], size: BoardSize) {
+    assert_eq!(answer.verdict, Verdict::Ko, "{answer:?}");
+    assert_eq!(names(&answer.ko_moves, size), moves, "{answer:?}");
+}
+
+/// Bent four in the corner (盘角曲四): black A6, white A7, and black's
+/// capture at B7 starts the ko, so white must find the first threat.
+///
+/// ```text
+///   A B C D E
+/// 7 . . O X .
+/// 6 . O O X .
+/// 5 . O X X .
+/// 4 O O X . .
+/// 3 X X X . .
+/// ```
+#[test]
+fn bent_four_in_the_corner_is_a_direct_ko_white_must_find_threats_for() {
+    let s = solved(
+        "
+        . . O X . . .
+        . O O X . . .
+        . O X X . . .
+        O O X . . . .
+        X X X . . . .
+        . . . . . . .
+        . . . . . . .",
+        "C7",
+        "A7:C4",
+    );
+    let size = BoardSize::new(7).unwrap();
+    is_ko(&s.first, &["A6"], size);
+    assert_eq!(s.first.ko, ko(Color::White, 1));
+    assert_eq!(s.first.ko.unwrap().approach_moves(), Some(0));
+    // White moving first lives outright: no ko to count.
+    assert_eq!(s.second.verdict, Verdict::Win);
+    assert_eq!(s.second.ko, None);
+    assert!(!s.is_ten_thousand_year_ko());
+}
+
+/// White's group (A6…D6, C7) has the eye space A7-B7, one eye however
+/// it is played, and a second eye at D7 only while E7 stands, and E7 has
+/// no liberty but D7: the second eye is a ko.
+///
+/// ```text
+///   A B C D E F
+/// 7 . . O . O X
+/// 6 O O O O X X
+/// 5 X X X X X X
+/// ```
+///
+/// - White first: B7 makes the eye A7 (A7 the eye B7; or white tenukis),
+///   and black's capture at D7 puts the group in atari. Black took the ko
+///   first: white must find the first threat, one more than black has — a
+///   direct ko in which the mover must find the threats.
+/// - Black first: the capture at D7, or a throw-in at A7 or B7 first.
+///   After white retakes the ko with a threat, black still has a throw-in
+///   in the eye space, which white must answer by capturing, and then
+///   takes the ko again: a threat of black's own on the spot, so white
+///   needs two threats more than black, as in an approach ko of one move.
+#[test]
+fn the_same_ko_asks_one_threat_or_two_of_white_as_who_moves_first() {
+    let s = solved(
+        "
+        . . O . O X .
+        O O O O X X .
+        X X X X X X .
+        . . . . . . .
+        . . . . . . .
+        . . . . . . .
+        . . . . . . .",
+        "C7",
+        "A7:E6",
+    );
+    let size = BoardSize::new(7).unwrap();
+    assert_eq!(s.first.mover, Color::Black);
+    is_ko(&s.first, &["A7", "B7", "D7"], size);
+    assert_eq!(s.first.ko, ko(Color::White, 2));
+    assert_eq!(s.first.ko.unwrap().approach_moves(), Some(1));
+    let white = &s.second;
+    assert_eq!(white.verdict, Verdict::Ko, "{white:?}");
+    assert_eq!(names(&white.ko_moves, size), ["A7", "B7", "pass"]);
+    assert_eq!(white.ko, ko(Color::White, 1));
+}
+
+/// Threats that change nothing are not counted: a group that lives or
+/// dies outright has no ko.
+///
+/// ```text
+///   A B C D E
+/// 7 . . . O X
+/// 6 O O O O X
+/// 5 X X X X X
+/// ```
+#[test]
+fn an_outright_result_has_no_ko() {
+    let s = solved(
+        "
+        . . . O X . .
+        O O O O X . .
+        X X X X X . .
+        . . . . . . .
+        . . . . . . .
+        . . . . . . .
+        . . . . . . .",
+        "D7",
+        "A7:D6",
+    );
+    for a in [&s.first, &s.second] {
+        assert_eq!(a.verdict, Verdict::Win, "{a:?}");
+        assert_eq!(a.ko, None, "{a:?}");
+    }
+}
