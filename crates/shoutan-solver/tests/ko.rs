@@ -182,3 +182,42 @@ fn an_outright_result_has_no_ko() {
         assert_eq!(a.ko, None, "{a:?}");
     }
 }
+
+/// The ten-thousand-year ko (万年劫) by its rule: left alone the group lives
+/// in seki, and whichever side starts the ko must find the threats. No
+/// small diagram of one has been found that the solver, whose attacker
+/// never tenukis, reads so; the rule is shown on answers made by hand.
+#[test]
+fn a_ko_neither_side_wants_to_start_beside_seki_is_a_ten_thousand_year_ko() {
+    let answer = |mover: Color, verdict: Verdict, finder: Color| Answer {
+        mover,
+        verdict,
+        winning_moves: Vec::new(),
+        seki_moves: Vec::new(),
+        ko_moves: Vec::new(),
+        unknown_moves: Vec::new(),
+        ko: ko(finder, 1),
+        nodes: 0,
+        millis: 0,
+    };
+    let (b, w) = (Color::Black, Color::White);
+    let solution = |first: Answer, second: Answer| Solution { first, second };
+    assert!(
+        solution(answer(b, Verdict::Ko, b), answer(w, Verdict::Seki, w)).is_ten_thousand_year_ko()
+    );
+    assert!(
+        solution(answer(w, Verdict::Seki, w), answer(b, Verdict::Ko, b)).is_ten_thousand_year_ko()
+    );
+    // The attacker takes the ko first: it is his to start.
+    assert!(
+        !solution(answer(b, Verdict::Ko, w), answer(w, Verdict::Seki, w)).is_ten_thousand_year_ko()
+    );
+    // The owner's ko for life is his to start: he would, not wait in seki.
+    assert!(
+        !solution(answer(b, Verdict::Ko, b), answer(w, Verdict::Seki, b)).is_ten_thousand_year_ko()
+    );
+    // No seki: the owner moving first lives by the ko or outright.
+    assert!(
+        !solution(answer(b, Verdict::Ko, b), answer(w, Verdict::Ko, w)).is_ten_thousand_year_ko()
+    );
+}
