@@ -325,7 +325,7 @@ const PROVERBS: &[ProverbText] = &[
                 X O . . . O X . .
                 X O O . O O X . .
                 X X O O O X X . .
-                . . X X X . . . .
+                . X X X X X . . .
                 . . . . . . . . .
                 . . . . . . . . .
                 . . . . . . . . .
@@ -365,7 +365,7 @@ const PROVERBS: &[ProverbText] = &[
                 X O . . . O X . .
                 X O O . O O X . .
                 X X O O O X X . .
-                . . X X X . . . .
+                . X X X X X . . .
                 . . . . . . . . .
                 . . . . . . . . .
                 . . . . . . . . .
@@ -390,7 +390,7 @@ const PROVERBS: &[ProverbText] = &[
                 X O . . . O X . .
                 X O O . O O X . .
                 X X O O O X X . .
-                . . X X X . . . .
+                . X X X X X . . .
                 . . . . . . . . .
                 . . . . . . . . .
                 . . . . . . . . .
@@ -409,7 +409,7 @@ const PROVERBS: &[ProverbText] = &[
                 X O . . . O X . .
                 X O O . O O X . .
                 X X O O O X X . .
-                . . X X X . . . .
+                . X X X X X . . .
                 . . . . . . . . .
                 . . . . . . . . .
                 . . . . . . . . .

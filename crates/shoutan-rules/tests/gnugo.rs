@@ -7,67 +7,10 @@
 
 #![allow(clippy::unwrap_used)] // test code: a broken pipe to GNU Go is a test failure
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
-
 use shoutan_rules::{
     BoardSize, Color, Game, Phase, Point, PointSet, Repetition, Ruleset, Score, count,
 };
-
-struct Gtp {
-    child: Child,
-    input: ChildStdin,
-    output: BufReader<ChildStdout>,
-}
-
-impl Gtp {
-    fn start(path: &str, args: &[&str]) -> Gtp {
-        let mut child = Command::new(path)
-            .args(["--mode", "gtp"])
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap_or_else(|e| panic!("cannot start {path}: {e}"));
-        let input = child.stdin.take().unwrap();
-        let output = BufReader::new(child.stdout.take().unwrap());
-        Gtp {
-            child,
-            input,
-            output,
-        }
-    }
-
-    fn send(&mut self, command: &str) -> String {
-        writeln!(self.input, "{command}").unwrap();
-        self.input.flush().unwrap();
-        let mut answer = String::new();
-        loop {
-            let mut line = String::new();
-            assert!(
-                self.output.read_line(&mut line).unwrap() > 0,
-                "GNU Go closed the pipe"
-            );
-            if line.trim().is_empty() {
-                if !answer.is_empty() {
-                    break;
-                }
-                continue;
-            }
-            answer.push_str(&line);
-        }
-        let answer = answer.trim_end().to_owned();
-        assert!(answer.starts_with('='), "{command}: {answer}");
-        answer[1..].trim().to_owned()
-    }
-}
-
-impl Drop for Gtp {
-    fn drop(&mut self) {
-        let _ = writeln!(self.input, "quit");
-        let _ = self.child.wait();
-    }
-}
+use shoutan_test_env::Gtp;
 
 fn gnugo_path() -> Option<String> {
     shoutan_test_env::locate(shoutan_test_env::External::GnuGo)

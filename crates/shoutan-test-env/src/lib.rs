@@ -19,6 +19,10 @@
 
 use std::io::Write;
 
+mod gtp;
+
+pub use gtp::Gtp;
+
 /// An outside program or service some tests need.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum External {
