@@ -127,6 +127,24 @@ describe('the analysis board and the AI review', needsChromium(), () => {
     await context.close();
   });
 
+  /**
+   * Opens `sgf` on the analysis board in a new browser of `locale`, asks
+   * the solver about the group at `point` and waits for its answer, whose
+   * kill verdict is `kill`.
+   */
+  async function askSolver(locale, sgf, point, kill) {
+    const context = await newPlayerContext(browser, { locale });
+    const page = await newPage(context, errors);
+    await page.goto(`${server.base}/analysis`);
+    await page.locator('[data-paste]').fill(sgf);
+    await page.click('[data-action=open]');
+    await page.locator('[data-solve]').check();
+    await clickPoint(page, point);
+    const answer = page.locator('[data-solve-result]');
+    await answer.locator(`[data-kill=${kill}]`).waitFor({ timeout: 20_000 });
+    return { context, page, answer };
+  }
+
   it('says whether a group lives: the straight three dies at its middle point, in English and Chinese', async () => {
     // 直三 in the corner: white D9, A8–D8; black round it.
     const three = '(;GM[1]FF[4]SZ[9]KM[7.5]RU[Chinese]AW[da][ab][bb][cb][db]AB[ea][eb][ac][bc][cc][dc][ec])';
@@ -134,15 +152,7 @@ describe('the analysis board and the AI review', needsChromium(), () => {
       ['en-GB', 'Black to play kills it: yes, by B9', 'White to play saves it: yes, by B9'],
       ['zh-CN', '黑先净杀（B9）', '白先净活（B9）'],
     ]) {
-      const context = await newPlayerContext(browser, { locale });
-      const page = await newPage(context, errors);
-      await page.goto(`${server.base}/analysis`);
-      await page.locator('[data-paste]').fill(three);
-      await page.click('[data-action=open]');
-      await page.locator('[data-solve]').check();
-      await clickPoint(page, 'D9');
-      const answer = page.locator('[data-solve-result]');
-      await answer.locator('[data-kill=win]').waitFor({ timeout: 20_000 });
+      const { context, page, answer } = await askSolver(locale, three, 'D9', 'win');
       assert.equal(await answer.locator('[data-kill]').innerText(), kill);
       assert.equal(await answer.locator('[data-live]').innerText(), live);
       // Asking plays nothing: the point is still empty.
@@ -159,15 +169,7 @@ describe('the analysis board and the AI review', needsChromium(), () => {
       ['en-GB', 'Black to play kills it only by a ko, from A8', 'A direct ko: White must find the first ko threat'],
       ['zh-CN', '黑先劫杀（A8）', '紧劫：白方先找劫材'],
     ]) {
-      const context = await newPlayerContext(browser, { locale });
-      const page = await newPage(context, errors);
-      await page.goto(`${server.base}/analysis`);
-      await page.locator('[data-paste]').fill(bent);
-      await page.click('[data-action=open]');
-      await page.locator('[data-solve]').check();
-      await clickPoint(page, 'C9');
-      const answer = page.locator('[data-solve-result]');
-      await answer.locator('[data-kill=ko]').waitFor({ timeout: 20_000 });
+      const { context, answer } = await askSolver(locale, bent, 'C9', 'ko');
       assert.equal(await answer.locator('[data-kill]').innerText(), kill);
       assert.equal(await answer.locator('[data-kill-ko="1"]').innerText(), ko);
       assert.equal(await answer.locator('[data-live-ko]').count(), 0);

@@ -211,6 +211,9 @@ fn answer(problem: &Problem, mover: Color, searches: &mut Searches, max_nodes: u
             }
         })
         .collect();
+    // The counted searches run after the rounds: their nodes are fixed
+    // during them.
+    let counted = searches.counted_black.nodes() + searches.counted_white.nodes();
     let mut limit = FIRST_ROUND;
     loop {
         let spent = searches.nodes() - nodes_before;
@@ -223,14 +226,8 @@ fn answer(problem: &Problem, mover: Color, searches: &mut Searches, max_nodes: u
             .filter(|c| c.verdict(defending).is_none())
         {
             let Searches {
-                black,
-                white,
-                life,
-                counted_black,
-                counted_white,
+                black, white, life, ..
             } = &mut *searches;
-            // The counted searches run after these rounds: fixed meanwhile.
-            let counted = counted_black.nodes() + counted_white.nodes();
             let (against, with) = match mover {
                 Color::Black => (&mut *white, &mut *black),
                 Color::White => (&mut *black, &mut *white),

@@ -74,6 +74,16 @@ fn solve(file: &Path, args: &[&str]) -> Output {
         .expect("the shoutan binary runs")
 }
 
+/// The answer in words of a run that succeeded.
+fn words(out: &Output) -> String {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 fn json(out: &Output) -> serde_json::Value {
     assert!(
         out.status.success(),
@@ -124,9 +134,7 @@ fn a_position_of_the_record_is_solved_after_the_moves_asked_for() {
 #[test]
 fn the_answer_in_words_names_the_moves_in_both_languages() {
     let file = problem("three-words.sgf", STRAIGHT_THREE);
-    let out = solve(&file, &["--group", "D7"]);
-    assert!(out.status.success());
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = words(&solve(&file, &["--group", "D7"]));
     assert!(text.contains("The white group at D7 (5 stones)"), "{text}");
     assert!(
         text.contains("Black to play kills it: yes, by B7"),
@@ -144,9 +152,7 @@ fn a_ko_is_told_with_the_side_that_must_find_threats() {
     let answer = json(&solve(&file, &["--group", "C7", "--json"]));
     assert_eq!(answer["to_kill"], "ko", "{answer}");
     assert_eq!(answer["kill"], serde_json::json!(["A6"]));
-    let out = solve(&file, &["--group", "C7"]);
-    assert!(out.status.success());
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = words(&solve(&file, &["--group", "C7"]));
     assert!(
         text.contains(
             "Black to play kills it: only by a ko, started by A6 \
@@ -169,9 +175,7 @@ fn a_group_in_seki_is_told_apart_from_a_living_one() {
     assert_eq!(answer["kill"], serde_json::json!([]));
     assert_eq!(answer["to_live"], "seki", "{answer}");
     assert_eq!(answer["live"], serde_json::json!(["pass"]));
-    let out = solve(&file, &["--group", "C7"]);
-    assert!(out.status.success());
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = words(&solve(&file, &["--group", "C7"]));
     assert!(
         text.contains("White to play saves it: only in seki, by pass"),
         "{text}"
