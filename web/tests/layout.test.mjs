@@ -412,7 +412,13 @@ describe('the layout and the small things a player found (issue 35)', needsChrom
       await page.keyboard.press('Escape');
       const red = page.locator('.goban .marks rect.last.red[data-last=D10]');
       await red.waitFor();
-      assert.equal(await red.evaluate((el) => getComputedStyle(el).fill), 'rgb(224, 38, 27)');
+      // The board redraws as the setting is applied: read the fill of the
+      // mark drawn last, giving the redraw up to 5 s to settle.
+      const fill = () => red.evaluate((el) => getComputedStyle(el).fill);
+      for (const started = Date.now(); await fill() !== 'rgb(224, 38, 27)' && Date.now() - started < 5_000;) {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      assert.equal(await fill(), 'rgb(224, 38, 27)');
       const box = await red.boundingBox();
       const stone = await page.locator('.goban .stones [data-stone=D10]').boundingBox();
       assert.ok(box && stone && box.width > 3 && box.width < stone.width / 2, `a small square on the stone: ${box?.width} of ${stone?.width} px`);

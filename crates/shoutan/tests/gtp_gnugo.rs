@@ -1,8 +1,8 @@
 //! `shoutan gtp` against the real GNU Go through `shoutan match`: a few
 //! 9×9 games under the Chinese rules; every game must end with a result
-//! (a count, a resignation, or GNU Go's loss by superko — never an illegal
-//! move of ours or a broken engine), and every record must replay legally
-//! under our rules.
+//! (a count, a resignation, or GNU Go's loss by superko, with either colour
+//! — never an illegal move of ours or a broken engine), and every record
+//! must replay legally under our rules.
 //!
 //! Needs `SHOUTAN_TEST_GNUGO` (the path of gnugo); skipped without it,
 //! failing without it when `CI` is set.
@@ -73,11 +73,25 @@ fn shoutan_plays_gnu_go_to_a_legal_result() {
             matches!(result, GameResult::Win { .. } | GameResult::Draw),
             "game {n} ended without a result: {result:?} ({reason})"
         );
+        // Colours alternate game by game: GNU Go is the side its record
+        // names so.
+        let is_gnu_go =
+            |name: &Option<String>| name.as_deref().is_some_and(|n| n.starts_with("GNU Go"));
+        let gnu_go = if is_gnu_go(&replayed.info.black.name) {
+            Color::Black
+        } else {
+            assert!(
+                is_gnu_go(&replayed.info.white.name),
+                "game {n}: which side is GNU Go?"
+            );
+            Color::White
+        };
         // GNU Go knows simple ko only: now and then it repeats a position,
         // which the Chinese rules' superko forbids, and loses by it. Shoutan
-        // (black) never may.
-        let gnu_go_broke_superko =
-            reason.starts_with("white played an illegal move") && reason.ends_with("(superko)");
+        // never may.
+        let gnu_go_broke_superko = reason
+            .starts_with(&format!("{} played an illegal move", gnu_go.name()))
+            && reason.ends_with("(superko)");
         assert!(
             reason.starts_with("counted") || reason.ends_with("resigned") || gnu_go_broke_superko,
             "game {n} did not end by counting, resignation or GNU Go's superko: {reason}"
@@ -86,10 +100,7 @@ fn shoutan_plays_gnu_go_to_a_legal_result() {
             assert!(
                 matches!(
                     result,
-                    GameResult::Win {
-                        winner: Color::Black,
-                        ..
-                    }
+                    GameResult::Win { winner, .. } if winner == gnu_go.opponent()
                 ),
                 "game {n}: {result:?} ({reason})"
             );
