@@ -152,6 +152,40 @@ const fn with_margin(
     }
 }
 
+/// White's bulky five (C1, D1, E1, D2, E2) on the first line against
+/// black's eyeless wall, whose liberties are the open points of the fifth
+/// line: eight of them, A5 to H5.
+const BULKY_FIVE_AGAINST_EIGHT: &str = "
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    O O O O O O O O O
+    . . . . . . . . O
+    X X X X X X X X X
+    X O O O O O X X X
+    X O O . . O X X X
+    X O . . . O X X X";
+
+/// The same with seven: A5 to G5.
+const BULKY_FIVE_AGAINST_SEVEN: &str = "
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    O O O O O O O O O
+    . . . . . . . O O
+    X X X X X X X X X
+    X O O O O O X X X
+    X O O . . O X X X
+    X O . . . O X X X";
+
+/// The bulky-five races' region: white's group with its eye, and black's
+/// liberties. Black's wall is outside it, so white capturing the wall has
+/// escaped: the race is all there is to play.
+const BULKY_FIVE_RACE: &[&str] = &[
+    "B1", "C1", "D1", "E1", "F1", "B2", "C2", "D2", "E2", "F2", "B3", "C3", "D3", "E3", "F3", "A5",
+    "B5", "C5", "D5", "E5", "F5", "G5", "H5",
+];
+
 /// `n` white stones on the second line of a 13×13 board from D2, black on
 /// the third line above them and on the second line at both ends, the first
 /// line open beneath the white stones; black also holds the first line
@@ -623,8 +657,8 @@ const PROVERBS: &[ProverbText] = &[
         slug: "dayan-qi",
         zh: "三三、四五、五八、六十二",
         en: "Three eye points, three liberties; four, five; five, eight; six, twelve",
-        explain_zh: "对杀中一个杀不出两眼的大眼值多少气：三目眼三气，四目眼五气，五目眼八气，六目眼十二气。图中白棋只有一个大眼，黑棋无眼，只有上面的外气。黑先（第一手必须点眼，否则白占要点做成两眼），外气与大眼的气数相等就能杀，少一口就杀不了：直三正好三气，丁四正好五气。口诀的后两句这里没有图：五目眼八气的对杀，求解器要算三百多万个局面，超出了测试给每个结论的预算。",
-        explain_en: "How many liberties a big eye that cannot make two eyes is worth in a race: three points, three; four, five; five, eight; six, twelve. In each diagram white has only a big eye and black no eye, only its outside liberties. Black moving first (his first move must be the placement, or white makes two eyes there) kills when his outside liberties equal the eye's count, and fails with one fewer: the straight three is worth exactly three, the pyramid four exactly five. The last two counts have no diagram here: the race of a five-point eye against eight liberties takes the solver over three million positions, beyond the budget the tests give each claim.",
+        explain_zh: "对杀中一个杀不出两眼的大眼值多少气：三目眼三气，四目眼五气，五目眼八气，六目眼十二气。图中白棋只有一个大眼，黑棋无眼，只有上面的外气。黑先（第一手必须点眼，否则白占要点做成两眼），外气与大眼的气数相等就能杀，少一口就杀不了：直三正好三气，丁四正好五气，刀把五正好八气。六目眼十二气这里没有图：葡萄六对九气的对杀，求解器已要算一百六十多万个局面，每多一气多四五倍，十二气远超测试给每个结论的预算。",
+        explain_en: "How many liberties a big eye that cannot make two eyes is worth in a race: three points, three; four, five; five, eight; six, twelve. In each diagram white has only a big eye and black no eye, only its outside liberties. Black moving first (his first move must be the placement, or white makes two eyes there) kills when his outside liberties equal the eye's count, and fails with one fewer: the straight three is worth exactly three, the pyramid four exactly five, the bulky five exactly eight. The six-point eye has no diagram here: the race of a rabbity six against nine liberties already takes the solver over 1.6 million positions, four to five times more with each liberty, and twelve are far beyond the budget the tests give each claim.",
         diagrams: &[
             with_margin(
                 "直三对三气：黑先点眼杀",
@@ -694,6 +728,24 @@ const PROVERBS: &[ProverbText] = &[
                 2,
                 &[(B, Verdict::Lose, &[])],
             ),
+            DiagramText {
+                caption_zh: "刀把五对八气：黑先点眼杀",
+                caption_en: "Bulky five against eight liberties: black's placement kills",
+                board: BULKY_FIVE_AGAINST_EIGHT,
+                target: "B1",
+                margin: 0,
+                region: BULKY_FIVE_RACE,
+                claims: &[(B, Verdict::Win, &["D1"])],
+            },
+            DiagramText {
+                caption_zh: "刀把五对七气：黑先也杀不了",
+                caption_en: "Bulky five against seven liberties: black cannot kill even moving first",
+                board: BULKY_FIVE_AGAINST_SEVEN,
+                target: "B1",
+                margin: 0,
+                region: BULKY_FIVE_RACE,
+                claims: &[(B, Verdict::Lose, &[])],
+            },
         ],
     },
     ProverbText {

@@ -31,8 +31,17 @@ use shoutan_test_env::{External, Gtp, locate};
 /// - the big eye against the small one GNU Go reads as killed, where
 ///   black's three eye liberties and the two shared ones outlast white's
 ///   eye and two outside liberties (大眼杀小眼: the shared liberties are the
-///   big eye's).
+///   big eye's);
+/// - the bulky five against seven liberties GNU Go reads as killed (both
+///   its tactical and its owl reading): the eye is worth eight liberties,
+///   so black, moving first, fills its eighth a move after white fills
+///   black's seventh (五八).
 const DISAGREEMENTS: &[(&str, &str, Color)] = &[
+    (
+        "dayan-qi",
+        "Bulky five against seven liberties: black cannot kill even moving first",
+        Color::Black,
+    ),
     (
         "dayan-sha-xiaoyan",
         "Black's bent-three eye against white's one-point eye, two shared liberties: white cannot kill even moving first",

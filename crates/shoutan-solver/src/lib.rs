@@ -19,7 +19,9 @@
 //! - Ko: the simple-ko ban of the position is part of the search state. Each
 //!   first move is searched with the opponent able to ignore the ban (having
 //!   unlimited ko threats) and with the mover able to: a win in the first is
-//!   [`Verdict::Win`], a win only in the second is [`Verdict::Ko`]. A ko is
+//!   [`Verdict::Win`], a win only in the second is [`Verdict::Ko`] (the
+//!   second is not needed while no position searched has banned a retake,
+//!   for then who holds the threats changes nothing). A ko is
 //!   then searched again with the threats counted, each retake of a banned
 //!   ko spending one, to find which side must find threats and how many
 //!   more than the other side it needs ([`Ko`]): one in a direct ko, more in

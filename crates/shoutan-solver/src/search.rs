@@ -31,6 +31,7 @@
 //! the difference between the sides' threats decides a ko, so one holder
 //! with a count measures any balance of threats.
 
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
@@ -114,7 +115,8 @@ pub(crate) enum Game {
 
 /// A child of the node being searched, with what is known of it.
 struct Child {
-    board: Board,
+    /// The move's point, `None` for a pass.
+    at: Option<PointIndex>,
     threats: Threats,
     key: u64,
     numbers: Numbers,
@@ -143,6 +145,12 @@ pub(crate) struct Search {
     terminals: HashMap<u64, Option<bool>>,
     /// Keys of the states from the root to the node being searched.
     path: Vec<u64>,
+    /// Whether any position this search has met banned a ko retake: until
+    /// one does, its results hold whoever has the ko threats.
+    met_ko_ban: Cell<bool>,
+    /// Boards of nodes already searched, to be reused: one per level of
+    /// the deepest line so far.
+    spare: Vec<Board>,
     nodes: u64,
     max_nodes: u64,
     deadline: Instant,
@@ -181,6 +189,8 @@ impl Search {
             table: Table::default(),
             terminals: HashMap::new(),
             path: Vec::new(),
+            met_ko_ban: Cell::new(false),
+            spare: Vec::new(),
             nodes: 0,
             max_nodes: 0,
             deadline,
@@ -201,6 +211,14 @@ impl Search {
     /// Positions searched so far.
     pub(crate) fn nodes(&self) -> u64 {
         self.nodes
+    }
+
+    /// Whether every result so far is independent of who holds the ko
+    /// threats: no position met banned a retake, so the same searches with
+    /// the threats held by the other side, or counted, would have met the
+    /// same moves everywhere.
+    pub(crate) fn ko_free(&self) -> bool {
+        !self.met_ko_ban.get()
     }
 
     /// Whether the attacker has won (`Some(true)`), the defender has
@@ -237,6 +255,25 @@ impl Search {
         to_move: Color,
         threats: Threats,
     ) -> Vec<(Move, Board, Threats)> {
+        self.legal(board, to_move, threats)
+            .into_iter()
+            .map(|(at, left)| {
+                let mut next = board.clone();
+                play(&mut next, at, to_move);
+                let mv = at.map_or(Move::Pass, |i| Move::Play(board.point(i)));
+                (mv, next, left)
+            })
+            .collect()
+    }
+
+    /// [`Search::moves`] without the positions: each move's point (`None`
+    /// for a pass) and the threats left after it.
+    fn legal(
+        &self,
+        board: &Board,
+        to_move: Color,
+        threats: Threats,
+    ) -> Vec<(Option<PointIndex>, Threats)> {
         let mut out = Vec::new();
         for &i in &self.cells {
             if !board.is_empty(i) {
@@ -244,20 +281,19 @@ impl Search {
             }
             let left = match board.check(i, to_move, self.suicide) {
                 Ok(()) => threats,
-                Err(BoardError::Ko) if to_move == self.holder => match threats.spend() {
-                    Some(left) => left,
-                    None => continue,
-                },
+                Err(BoardError::Ko) => {
+                    self.met_ko_ban.set(true);
+                    match threats.spend() {
+                        Some(left) if to_move == self.holder => left,
+                        _ => continue,
+                    }
+                }
                 Err(_) => continue,
             };
-            let mut next = board.clone();
-            next.play_unchecked(i, to_move);
-            out.push((Move::Play(board.point(i)), next, left));
+            out.push((Some(i), left));
         }
         if to_move == self.defender || self.game == Game::Life {
-            let mut next = board.clone();
-            next.clear_ko();
-            out.push((Move::Pass, next, threats));
+            out.push((None, threats));
         }
         out
     }
@@ -328,11 +364,16 @@ impl Search {
         }
         let next = to_move.opponent();
         self.path.push(node_key);
-        let moves = self.moves(board, to_move, threats);
-        let mut children: Vec<Child> = Vec::with_capacity(moves.len());
-        for (_, b, left) in moves {
-            let k = key(&b, next, left);
-            let (numbers, path_dependent) = match self.terminal(&b) {
+        // One board for every child in turn, kept for the next node when
+        // this one is done: copying into a board is cheap, allocating one
+        // is not.
+        let mut after = self.spare.pop().unwrap_or_else(|| board.clone());
+        let mut children: Vec<Child> = Vec::new();
+        for (at, left) in self.legal(board, to_move, threats) {
+            after.clone_from(board);
+            play(&mut after, at, to_move);
+            let k = key(&after, next, left);
+            let (numbers, path_dependent) = match self.terminal(&after) {
                 Some(attacker_wins) => (exact(attacker_wins == (next == self.attacker)), false),
                 // Round and round: the target is never captured, nor
                 // brought to life.
@@ -346,7 +387,7 @@ impl Search {
                 }
             };
             children.push(Child {
-                board: b,
+                at,
                 threats: left,
                 key: k,
                 numbers,
@@ -362,23 +403,38 @@ impl Search {
             let c = &children[best];
             let child_th_phi = (th_delta - numbers.delta + c.numbers.phi).min(INF);
             let child_th_delta = th_phi.min(second.saturating_add(1));
+            let (child_threats, child_key) = (c.threats, c.key);
+            after.clone_from(board);
+            play(&mut after, c.at, to_move);
             let (n, pd) = self.mid(
-                &c.board,
+                &after,
                 next,
-                c.threats,
-                c.key,
+                child_threats,
+                child_key,
                 child_th_phi,
                 child_th_delta,
             );
             children[best].numbers = n;
             children[best].path_dependent = pd;
         };
+        self.spare.push(after);
         self.path.pop();
         let settled = numbers.phi == 0 || numbers.delta == 0;
         if !(settled && path_dependent) {
             self.table.put(node_key, numbers);
         }
         (numbers, path_dependent)
+    }
+}
+
+/// Plays `at` (`None`: a pass, which lifts the ko ban) for `color` on
+/// `board`, where it is legal.
+fn play(board: &mut Board, at: Option<PointIndex>, color: Color) {
+    match at {
+        Some(i) => {
+            board.play_unchecked(i, color);
+        }
+        None => board.clear_ko(),
     }
 }
 

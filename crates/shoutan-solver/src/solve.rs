@@ -239,6 +239,10 @@ fn answer(problem: &Problem, mover: Color, searches: &mut Searches, max_nodes: u
             if c.strict == Outcome::Unknown {
                 let left = left(against, with, life);
                 c.strict = against.prove(&c.after, opponent, Threats::Unlimited, &root, left);
+                // Where no ko ban was met, who holds the threats is moot.
+                if c.strict == Outcome::Wins && against.ko_free() {
+                    c.lenient = Outcome::Wins;
+                }
             }
             // Keeping the target outright settles the capture game.
             if c.strict != Outcome::Loses
