@@ -186,6 +186,47 @@ const BULKY_FIVE_RACE: &[&str] = &[
     "B5", "C5", "D5", "E5", "F5", "G5", "H5",
 ];
 
+/// White's rabbity six (E1, D2, E2, F2, E3, F3) on a 13×13 board against
+/// black's eyeless wall, whose liberties are the open points of the sixth
+/// line: twelve of them, A6 to M6.
+const RABBITY_SIX_AGAINST_TWELVE: &str = "
+    . . . . . . . . . . . . .
+    . . . . . . . . . . . . .
+    . . . . . . . . . . . . .
+    . . . . . . . . . . . . .
+    . . . . . . . . . . . . .
+    . . . . . . . . . . . . .
+    O O O O O O O O O O O O O
+    . . . . . . . . . . . . O
+    X X X X X X X X X X X X X
+    X O O O O O O X X X X X X
+    X O O O . . O X X X X X X
+    X O O . . . O X X X X X X
+    X O O O . O O X X X X X X";
+
+/// The same with eleven: A6 to L6.
+const RABBITY_SIX_AGAINST_ELEVEN: &str = "
+    . . . . . . . . . . . . .
+    . . . . . . . . . . . . .
+    . . . . . . . . . . . . .
+    . . . . . . . . . . . . .
+    . . . . . . . . . . . . .
+    . . . . . . . . . . . . .
+    O O O O O O O O O O O O O
+    . . . . . . . . . . . O O
+    X X X X X X X X X X X X X
+    X O O O O O O X X X X X X
+    X O O O . . O X X X X X X
+    X O O . . . O X X X X X X
+    X O O O . O O X X X X X X";
+
+/// The rabbity-six races' region, as [`BULKY_FIVE_RACE`]'s.
+const RABBITY_SIX_RACE: &[&str] = &[
+    "B1", "C1", "D1", "E1", "F1", "G1", "B2", "C2", "D2", "E2", "F2", "G2", "B3", "C3", "D3", "E3",
+    "F3", "G3", "B4", "C4", "D4", "E4", "F4", "G4", "A6", "B6", "C6", "D6", "E6", "F6", "G6", "H6",
+    "J6", "K6", "L6", "M6",
+];
+
 /// `n` white stones on the second line of a 13×13 board from D2, black on
 /// the third line above them and on the second line at both ends, the first
 /// line open beneath the white stones; black also holds the first line
@@ -657,8 +698,8 @@ const PROVERBS: &[ProverbText] = &[
         slug: "dayan-qi",
         zh: "三三、四五、五八、六十二",
         en: "Three eye points, three liberties; four, five; five, eight; six, twelve",
-        explain_zh: "对杀中一个杀不出两眼的大眼值多少气：三目眼三气，四目眼五气，五目眼八气，六目眼十二气。图中白棋只有一个大眼，黑棋无眼，只有上面的外气。黑先（第一手必须点眼，否则白占要点做成两眼），外气与大眼的气数相等就能杀，少一口就杀不了：直三正好三气，丁四正好五气，刀把五正好八气。六目眼十二气这里没有图：葡萄六对九气的对杀，求解器已要算一百六十多万个局面，每多一气多四五倍，十二气远超测试给每个结论的预算。",
-        explain_en: "How many liberties a big eye that cannot make two eyes is worth in a race: three points, three; four, five; five, eight; six, twelve. In each diagram white has only a big eye and black no eye, only its outside liberties. Black moving first (his first move must be the placement, or white makes two eyes there) kills when his outside liberties equal the eye's count, and fails with one fewer: the straight three is worth exactly three, the pyramid four exactly five, the bulky five exactly eight. The six-point eye has no diagram here: the race of a rabbity six against nine liberties already takes the solver over 1.6 million positions, four to five times more with each liberty, and twelve are far beyond the budget the tests give each claim.",
+        explain_zh: "对杀中一个杀不出两眼的大眼值多少气：三目眼三气，四目眼五气，五目眼八气，六目眼十二气。图中白棋只有一个大眼，黑棋无眼，只有上面的外气。黑先（第一手必须点眼，否则白占要点做成两眼），外气与大眼的气数相等就能杀，少一口就杀不了：直三正好三气，丁四正好五气，刀把五正好八气，葡萄六正好十二气。",
+        explain_en: "How many liberties a big eye that cannot make two eyes is worth in a race: three points, three; four, five; five, eight; six, twelve. In each diagram white has only a big eye and black no eye, only its outside liberties. Black moving first (his first move must be the placement, or white makes two eyes there) kills when his outside liberties equal the eye's count, and fails with one fewer: the straight three is worth exactly three, the pyramid four exactly five, the bulky five exactly eight, the rabbity six exactly twelve.",
         diagrams: &[
             with_margin(
                 "直三对三气：黑先点眼杀",
@@ -744,6 +785,24 @@ const PROVERBS: &[ProverbText] = &[
                 target: "B1",
                 margin: 0,
                 region: BULKY_FIVE_RACE,
+                claims: &[(B, Verdict::Lose, &[])],
+            },
+            DiagramText {
+                caption_zh: "葡萄六对十二气：黑先点眼杀",
+                caption_en: "Rabbity six against twelve liberties: black's placement kills",
+                board: RABBITY_SIX_AGAINST_TWELVE,
+                target: "B1",
+                margin: 0,
+                region: RABBITY_SIX_RACE,
+                claims: &[(B, Verdict::Win, &["E2"])],
+            },
+            DiagramText {
+                caption_zh: "葡萄六对十一气：黑先也杀不了",
+                caption_en: "Rabbity six against eleven liberties: black cannot kill even moving first",
+                board: RABBITY_SIX_AGAINST_ELEVEN,
+                target: "B1",
+                margin: 0,
+                region: RABBITY_SIX_RACE,
                 claims: &[(B, Verdict::Lose, &[])],
             },
         ],

@@ -32,14 +32,22 @@ use shoutan_test_env::{External, Gtp, locate};
 ///   black's three eye liberties and the two shared ones outlast white's
 ///   eye and two outside liberties (大眼杀小眼: the shared liberties are the
 ///   big eye's);
-/// - the bulky five against seven liberties GNU Go reads as killed (both
-///   its tactical and its owl reading): the eye is worth eight liberties,
-///   so black, moving first, fills its eighth a move after white fills
-///   black's seventh (五八).
+/// - races this long GNU Go does not count: the bulky five against seven
+///   liberties it reads as killed (both its tactical and its owl reading),
+///   where the eye is worth eight, so that black, moving first, would fill
+///   its eighth a move after white fills black's seventh (五八); the rabbity
+///   six against twelve its tactical reading reads as not killed (its owl
+///   reading kills at E2, as the proof does, but kills against eleven too:
+///   六十二).
 const DISAGREEMENTS: &[(&str, &str, Color)] = &[
     (
         "dayan-qi",
         "Bulky five against seven liberties: black cannot kill even moving first",
+        Color::Black,
+    ),
+    (
+        "dayan-qi",
+        "Rabbity six against twelve liberties: black's placement kills",
         Color::Black,
     ),
     (

@@ -49,6 +49,11 @@
 //!   target in seki outright but would make it live by winning a ko is
 //!   seki; and a move that keeps it only by a ko is [`Verdict::Ko`],
 //!   whether life or seki follows.
+//! - A race's outside liberties that touch only the attacker's wall (lying
+//!   wholly outside the region, and touching the target) and a defender
+//!   chain that can never be captured are interchangeable: positions that
+//!   differ only in which of them hold which stones share a key, and only
+//!   the first empty one is played (see `interchangeable.rs`).
 //! - Positions and Benson's tests are cached by 64-bit Zobrist keys; a
 //!   collision (about one in 2⁶⁴ per pair) could make a result wrong.
 //!
@@ -75,6 +80,7 @@
 //! assert_eq!(solution.first.winning_moves, vec![Move::Play(at("B7"))]);
 //! ```
 
+mod interchangeable;
 mod problem;
 mod proof;
 mod result;

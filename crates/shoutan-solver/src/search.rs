@@ -38,6 +38,7 @@ use std::time::{Duration, Instant};
 use shoutan_rules::{Board, BoardError, Color, Move, Point, PointIndex, Suicide, is_pass_alive};
 
 use crate::Problem;
+use crate::interchangeable::Interchangeable;
 use crate::table::{Numbers, Table, key};
 
 /// Larger than any real proof or disproof number: "proved".
@@ -130,6 +131,8 @@ pub(crate) struct Search {
     cells: Vec<PointIndex>,
     /// The region as flags by cell, for the escape test.
     in_region: Vec<bool>,
+    /// Points whose order of filling changes nothing.
+    interchangeable: Interchangeable,
     target: PointIndex,
     /// The same point, as Benson's test takes it.
     target_point: Point,
@@ -176,10 +179,14 @@ impl Search {
             in_region[i.get() % CELLS] = true;
         }
         let board = problem.board();
+        let target = board.index(problem.target());
+        let interchangeable =
+            Interchangeable::find(board, target, &cells, |i| in_region[i.get() % CELLS]);
         Search {
             cells,
             in_region,
-            target: board.index(problem.target()),
+            interchangeable,
+            target,
             target_point: problem.target(),
             attacker: problem.attacker(),
             defender: problem.defender(),
@@ -221,6 +228,12 @@ impl Search {
         !self.met_ko_ban.get()
     }
 
+    /// The transposition key of a state: positions that differ only in
+    /// which interchangeable points hold which stones share it.
+    pub(crate) fn key(&self, board: &Board, to_move: Color, threats: Threats) -> u64 {
+        key(self.interchangeable.hash(board), board, to_move, threats)
+    }
+
     /// Whether the attacker has won (`Some(true)`), the defender has
     /// (`Some(false)`), or the fight goes on.
     fn terminal(&mut self, board: &Board) -> Option<bool> {
@@ -255,7 +268,7 @@ impl Search {
         to_move: Color,
         threats: Threats,
     ) -> Vec<(Move, Board, Threats)> {
-        self.legal(board, to_move, threats)
+        self.legal(board, to_move, threats, false)
             .into_iter()
             .map(|(at, left)| {
                 let mut next = board.clone();
@@ -267,16 +280,20 @@ impl Search {
     }
 
     /// [`Search::moves`] without the positions: each move's point (`None`
-    /// for a pass) and the threats left after it.
+    /// for a pass) and the threats left after it; with `one_of_each`, one
+    /// move for each set of interchangeable ones.
     fn legal(
         &self,
         board: &Board,
         to_move: Color,
         threats: Threats,
+        one_of_each: bool,
     ) -> Vec<(Option<PointIndex>, Threats)> {
         let mut out = Vec::new();
         for &i in &self.cells {
-            if !board.is_empty(i) {
+            if !board.is_empty(i)
+                || (one_of_each && self.interchangeable.stands_for_another(board, i))
+            {
                 continue;
             }
             let left = match board.check(i, to_move, self.suicide) {
@@ -320,7 +337,7 @@ impl Search {
         self.out_of_budget = max_nodes == 0 || Instant::now() >= self.deadline;
         self.path.clear();
         self.path.extend_from_slice(history);
-        let k = key(board, to_move, threats);
+        let k = self.key(board, to_move, threats);
         let (numbers, _) = self.mid(board, to_move, threats, k, INF, INF);
         if numbers.phi == 0 {
             Outcome::Wins
@@ -369,10 +386,10 @@ impl Search {
         // is not.
         let mut after = self.spare.pop().unwrap_or_else(|| board.clone());
         let mut children: Vec<Child> = Vec::new();
-        for (at, left) in self.legal(board, to_move, threats) {
+        for (at, left) in self.legal(board, to_move, threats, true) {
             after.clone_from(board);
             play(&mut after, at, to_move);
-            let k = key(&after, next, left);
+            let k = self.key(&after, next, left);
             let (numbers, path_dependent) = match self.terminal(&after) {
                 Some(attacker_wins) => (exact(attacker_wins == (next == self.attacker)), false),
                 // Round and round: the target is never captured, nor

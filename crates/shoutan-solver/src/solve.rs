@@ -19,7 +19,6 @@ use shoutan_rules::{Board, Color, Move};
 use crate::Problem;
 use crate::result::{Answer, Ko, MAX_KO_THREATS, Solution, Verdict};
 use crate::search::{Budget, Game, Outcome, Search, Threats};
-use crate::table::key;
 
 /// The first round's node limit per move and search; each round has four
 /// times the last one's.
@@ -181,7 +180,7 @@ impl Candidate {
 fn answer(problem: &Problem, mover: Color, searches: &mut Searches, max_nodes: u64) -> Answer {
     let start = Instant::now();
     let board = problem.board();
-    let root = [key(board, mover, Threats::Unlimited)];
+    let root = [searches.black.key(board, mover, Threats::Unlimited)];
     let nodes_before = searches.nodes();
     let defending = mover == problem.defender();
     let opponent = mover.opponent();
@@ -356,7 +355,7 @@ fn count_threats(
         if search.past_deadline() {
             return None;
         }
-        let root = [key(board, mover, Threats::Left(before))];
+        let root = [search.key(board, mover, Threats::Left(before))];
         let left = max_nodes.saturating_sub(spent);
         match search.prove(&c.after, opponent, Threats::Left(left_threats), &root, left) {
             Outcome::Loses => Some(true),

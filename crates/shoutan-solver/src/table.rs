@@ -48,11 +48,11 @@ fn mix(x: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// The key of a search state: the stones (those outside the region never
-/// change, so hashing the whole board is hashing the region), the player to
-/// move, the simple-ko ban, which changes what may be played, and the ko
-/// threats the holder has left.
-pub(crate) fn key(board: &Board, to_move: Color, threats: Threats) -> u64 {
+/// The key of a search state: `stones`, the hash of the stones (those
+/// outside the region never change, so hashing the whole board is hashing
+/// the region), the player to move, `board`'s simple-ko ban, which changes
+/// what may be played, and the ko threats the holder has left.
+pub(crate) fn key(stones: u64, board: &Board, to_move: Color, threats: Threats) -> u64 {
     let ko = board.ko().map_or(0, |(i, c)| {
         mix(0x6b6f_0000 ^ ((i.get() as u64) << 1) ^ c.index() as u64)
     });
@@ -60,5 +60,5 @@ pub(crate) fn key(board: &Board, to_move: Color, threats: Threats) -> u64 {
         Threats::Unlimited => 0,
         Threats::Left(n) => mix(0x7468_0000 ^ u64::from(n)),
     };
-    situation(board.hash(), to_move) ^ ko ^ left
+    situation(stones, to_move) ^ ko ^ left
 }

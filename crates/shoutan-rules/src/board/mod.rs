@@ -229,6 +229,15 @@ impl Board {
         self.grid.hash
     }
 
+    /// What a stone of colour `c` at `i` adds to [`Board::hash`] (by
+    /// xor): a search that counts some points as interchangeable rewrites
+    /// their part of the hash with it.
+    #[inline]
+    #[must_use]
+    pub fn stone_hash(i: PointIndex, c: Color) -> u64 {
+        zobrist::key(c, i.get())
+    }
+
     /// Stones captured so far by `c` (prisoners `c` holds).
     #[inline]
     #[must_use]
