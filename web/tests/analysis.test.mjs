@@ -177,6 +177,22 @@ describe('the analysis board and the AI review', needsChromium(), () => {
     }
   });
 
+  it('names a ten-thousand-year ko: whoever starts the corner ko lets the other side take first', async () => {
+    // 万年劫: white A3–E3, B2, E2, D1, E1; black's C2, B1, C1 inside; black
+    // walls along row 4 and column F. Black A2 or white A1 starts the ko.
+    const corner = '(;GM[1]FF[4]SZ[9]KM[7.5]RU[Chinese]AB[af][bf][cf][df][ef][ff][fg][ch][fh][bi][ci][fi]AW[ag][bg][cg][dg][eg][bh][eh][di][ei])';
+    for (const [locale, killKo, tenThousand] of [
+      ['en-GB', 'A direct ko: Black must find the first ko threat',
+        'A ten-thousand-year ko: left alone the group lives in seki, and whichever side starts the ko must find the threats'],
+      ['zh-CN', '紧劫：黑方先找劫材', '万年劫：不动则双活，哪一方开劫都要先找劫材'],
+    ]) {
+      const { context, answer } = await askSolver(locale, corner, 'D1', 'ko');
+      assert.equal(await answer.locator('[data-kill-ko="1"]').innerText(), killKo);
+      assert.equal(await answer.locator('[data-ten-thousand-year-ko]').innerText(), tenThousand);
+      await context.close();
+    }
+  });
+
   it('shows the position judgement on the analysis board, and not in a rated live game', async () => {
     const context = await newPlayerContext(browser);
     const page = await newPage(context, errors);

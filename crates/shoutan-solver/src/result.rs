@@ -73,8 +73,9 @@ pub struct Answer {
     pub unknown_moves: Vec<Move>,
     /// The ko of the move in `ko_moves` that asks least of the mover, when
     /// the verdict is [`Verdict::Ko`] or [`Verdict::Seki`] (the defender
-    /// may then try for life by a ko); `None` otherwise, or when the budget
-    /// ran out before its threats were counted.
+    /// may then try for life by a ko, and a pass, which only waits, is no
+    /// try); `None` otherwise, or when the budget ran out before its
+    /// threats were counted.
     pub ko: Option<Ko>,
     /// Positions searched.
     pub nodes: u64,

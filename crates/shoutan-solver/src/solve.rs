@@ -286,11 +286,15 @@ fn answer(problem: &Problem, mover: Color, searches: &mut Searches, max_nodes: u
         Verdict::Lose
     };
     let ko = if matches!(verdict, Verdict::Ko | Verdict::Seki) {
-        let mut kos = Vec::new();
-        for c in candidates
+        // Beside a seki, the ko is the defender's try for life: waiting (a
+        // pass) is no try.
+        let tries: Vec<&Candidate> = candidates
             .iter()
             .filter(|c| c.verdict(defending) == Some(Verdict::Ko))
-        {
+            .filter(|c| !(verdict == Verdict::Seki && c.mv == Move::Pass))
+            .collect();
+        let mut kos = Vec::new();
+        for c in tries.iter().copied() {
             let spent = searches.nodes() - nodes_before;
             match count_threats(board, c, mover, searches, max_nodes.saturating_sub(spent)) {
                 Some(ko) => kos.push(ko),
@@ -305,7 +309,7 @@ fn answer(problem: &Problem, mover: Color, searches: &mut Searches, max_nodes: u
                 -i16::from(threats)
             }
         };
-        (kos.len() == ko_moves.len())
+        (kos.len() == tries.len())
             .then(|| kos.into_iter().min_by_key(asks))
             .flatten()
     } else {

@@ -183,10 +183,49 @@ fn an_outright_result_has_no_ko() {
     }
 }
 
-/// The ten-thousand-year ko (万年劫) by its rule: left alone the group lives
-/// in seki, and whichever side starts the ko must find the threats. No
-/// small diagram of one has been found that the solver, whose attacker
-/// never tenukis, reads so; the rule is shown on answers made by hand.
+/// The ten-thousand-year ko (万年劫) in the corner: white's group and black's
+/// three stones share D2 and reach the corner's A1 and A2.
+///
+/// ```text
+///   A B C D E F
+/// 4 X X X X X X
+/// 3 O O O O O X
+/// 2 . O X . O X
+/// 1 . X X O O X
+/// ```
+///
+/// Black A2 puts white in atari, but white takes at A1 first and black
+/// must find the first threat; white A1 puts black in atari, but black
+/// takes at A2 first and white must find it. White may instead fill A2:
+/// seki. So neither starts the ko, and left alone the corner is seki.
+#[test]
+fn the_corner_where_whoever_starts_the_ko_finds_the_threats_is_a_ten_thousand_year_ko() {
+    let s = solved(
+        "
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        X X X X X X . . .
+        O O O O O X . . .
+        . O X . O X . . .
+        . X X O O X . . .",
+        "D1",
+        "A1:E3",
+    );
+    let size = BoardSize::new(9).unwrap();
+    is_ko(&s.first, &["A2"], size);
+    assert_eq!(s.first.ko, ko(Color::Black, 1), "{:?}", s.first);
+    assert_eq!(s.second.verdict, Verdict::Seki, "{:?}", s.second);
+    assert_eq!(names(&s.second.seki_moves, size), ["A2"]);
+    assert_eq!(s.second.ko, ko(Color::White, 1), "{:?}", s.second);
+    assert!(s.is_ten_thousand_year_ko());
+}
+
+/// The ten-thousand-year ko by its rule, on answers made by hand: left
+/// alone the group lives in seki, and whichever side starts the ko must
+/// find the threats.
 #[test]
 fn a_ko_neither_side_wants_to_start_beside_seki_is_a_ten_thousand_year_ko() {
     let answer = |mover: Color, verdict: Verdict, finder: Color| Answer {

@@ -57,6 +57,21 @@ const SEKI: &str = "(;GM[1]FF[4]SZ[7]RU[Chinese]\
 /// white must find the first threat.
 const BENT_FOUR: &str = "(;GM[1]FF[4]SZ[7]RU[Chinese]AW[ca][bb][cb][bc][ad][bd]AB[da][db][cc][dc][cd][ae][be][ce]PL[B])";
 
+/// The ten-thousand-year ko (万年劫), black to play: white's group and
+/// black's three stones share D2 and reach A1 and A2; whoever starts the
+/// ko lets the other side take first, and white may fill A2 for seki.
+///
+/// ```text
+///   A B C D E F
+/// 4 X X X X X X
+/// 3 O O O O O X
+/// 2 . O X . O X
+/// 1 . X X O O X
+/// ```
+const TEN_THOUSAND_YEARS: &str = "(;GM[1]FF[4]SZ[9]RU[Chinese]\
+    AB[af][bf][cf][df][ef][ff][fg][ch][fh][bi][ci][fi]\
+    AW[ag][bg][cg][dg][eg][bh][eh][di][ei]PL[B])";
+
 fn problem(name: &str, sgf: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("shoutan-solve-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a scratch directory");
@@ -162,6 +177,25 @@ fn a_ko_is_told_with_the_side_that_must_find_threats() {
     );
     assert!(
         text.contains("黑先劫杀（A6），紧劫，白方先找劫材"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_ten_thousand_year_ko_is_named() {
+    let file = problem("ten-thousand-years.sgf", TEN_THOUSAND_YEARS);
+    let args = ["--group", "D1", "--region", "A1:E3"];
+    let answer = json(&solve(&file, &[&args[..], &["--json"]].concat()));
+    assert_eq!(answer["to_kill"], "ko", "{answer}");
+    assert_eq!(answer["to_live"], "seki", "{answer}");
+    assert_eq!(answer["live"], serde_json::json!(["A2"]));
+    let text = words(&solve(&file, &args));
+    assert!(
+        text.contains("A ten-thousand-year ko (万年劫): left alone the group lives in seki"),
+        "{text}"
+    );
+    assert!(
+        text.contains("黑先劫杀（A2），紧劫，黑方先找劫材；白先双活（A2）"),
         "{text}"
     );
 }

@@ -106,8 +106,36 @@ async fn a_ko_says_who_must_find_threats(backend: Backend) {
     assert_eq!(answer["ten_thousand_year_ko"], false);
 }
 
+/// The ten-thousand-year ko (万年劫) in the corner:
+///
+/// ```text
+///   A B C D E F
+/// 4 X X X X X X
+/// 3 O O O O O X
+/// 2 . O X . O X
+/// 1 . X X O O X
+/// ```
+async fn a_ten_thousand_year_ko_is_named(backend: Backend) {
+    let Some(server) = TestServer::new(backend, config()).await else {
+        return;
+    };
+    let anyone = Client::anonymous(&server);
+    let black = [
+        "A4", "B4", "C4", "D4", "E4", "F4", "F3", "C2", "F2", "B1", "C1", "F1",
+    ];
+    let white = ["A3", "B3", "C3", "D3", "E3", "B2", "E2", "D1", "E1"];
+    let (status, answer) = ask(&anyone, &black, &white, "D1").await;
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["to_kill"], "ko", "{answer}");
+    assert_eq!(answer["kill_ko"], json!({"finder": "black", "threats": 1}));
+    assert_eq!(answer["to_live"], "seki", "{answer}");
+    assert_eq!(answer["live_ko"], json!({"finder": "white", "threats": 1}));
+    assert_eq!(answer["ten_thousand_year_ko"], true);
+}
+
 crate::for_both_backends!(
     the_straight_three_dies_at_its_middle_point,
     a_ko_says_who_must_find_threats,
+    a_ten_thousand_year_ko_is_named,
     a_question_too_hard_for_the_budget_is_unknown,
 );
