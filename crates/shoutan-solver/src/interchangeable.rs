@@ -14,22 +14,21 @@
 //! class, and plays only on the first empty point of each class.
 //!
 //! Without this, a race against n outside liberties is searched once for
-//! every order in which they are filled: the search grows four or five
-//! times with each liberty.
+//! every order in which they are filled: the search grew four times or more
+//! with each liberty.
 
 use std::collections::{BTreeMap, HashSet};
 
 use shoutan_rules::{Board, Color, PointIndex};
 
 /// The classes of one problem, found in its position.
-#[derive(Default)]
 pub(crate) struct Interchangeable {
     /// Each class's points, in index order: the canonical position puts the
     /// attacker's stones first, then the defender's.
     classes: Vec<Vec<PointIndex>>,
     /// The class of each cell, by index.
     class_of: Vec<Option<usize>>,
-    attacker: Option<Color>,
+    attacker: Color,
 }
 
 impl Interchangeable {
@@ -42,7 +41,11 @@ impl Interchangeable {
         in_region: impl Fn(PointIndex) -> bool,
     ) -> Interchangeable {
         let Some(defender) = board.stone(target) else {
-            return Interchangeable::default();
+            return Interchangeable {
+                classes: Vec::new(),
+                class_of: Vec::new(),
+                attacker: Color::Black,
+            };
         };
         let attacker = defender.opponent();
         let target_chain = board.chain_id(target);
@@ -129,7 +132,7 @@ impl Interchangeable {
         Interchangeable {
             classes,
             class_of,
-            attacker: Some(attacker),
+            attacker,
         }
     }
 
@@ -137,9 +140,7 @@ impl Interchangeable {
     /// places: the attacker's on its first points, the defender's next.
     pub(crate) fn hash(&self, board: &Board) -> u64 {
         let mut hash = board.hash();
-        let Some(attacker) = self.attacker else {
-            return hash;
-        };
+        let attacker = self.attacker;
         for class in &self.classes {
             let mut counts = [0usize; 2];
             for &i in class {
