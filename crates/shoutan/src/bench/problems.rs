@@ -3,12 +3,13 @@
 //! proved by the solver within the library's budget (2 s), the first move
 //! judged as a player's try is, and the solution tree worked out as the
 //! server shows it — with each set's median and slowest time and node
-//! count.
+//! count; then every claim of the proverbs' diagrams, as their test proves
+//! it, with the slowest named.
 
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use shoutan_problems::{judge, library, solution};
+use shoutan_problems::{judge, library, proverbs, solution};
 use shoutan_solver::{Budget, Verdict, solve_for};
 
 /// Arguments.
@@ -61,11 +62,62 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     anyhow::ensure!(!all.nodes.is_empty(), "no such set");
     all.print("all");
+    if args.set.is_none() {
+        unsolved += proverb_claims();
+    }
     Ok(if unsolved == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// The budget the proverbs' test gives each claim.
+const CLAIM_BUDGET: Budget = Budget {
+    nodes: 2_000_000,
+    time: Duration::from_secs(10),
+};
+
+/// Solves every claim of the proverbs' diagrams, prints the spread and the
+/// slowest claim, and returns how many the solver did not confirm.
+fn proverb_claims() -> usize {
+    let mut ms = Vec::new();
+    let mut nodes = Vec::new();
+    let mut slowest = (0.0, String::new());
+    let mut wrong = 0;
+    for proverb in proverbs() {
+        for diagram in &proverb.diagrams {
+            for claim in &diagram.claims {
+                let start = Instant::now();
+                let answer = solve_for(&diagram.problem(), claim.mover, CLAIM_BUDGET);
+                let took = start.elapsed().as_secs_f64() * 1e3;
+                if answer.verdict != claim.verdict {
+                    wrong += 1;
+                    println!(
+                        "{} ({}), {:?} first: claimed {:?}, solved {:?}",
+                        proverb.slug,
+                        diagram.caption_en,
+                        claim.mover,
+                        claim.verdict,
+                        answer.verdict
+                    );
+                }
+                if took > slowest.0 {
+                    slowest = (took, format!("{}: {}", proverb.slug, diagram.caption_en));
+                }
+                ms.push(took);
+                nodes.push(answer.nodes as f64);
+            }
+        }
+    }
+    println!(
+        "proverbs: {} claims; solve {} ms, {} nodes (median / slowest); slowest: {}",
+        ms.len(),
+        spread(&ms, 1),
+        spread(&nodes, 0),
+        slowest.1,
+    );
+    wrong
 }
 
 /// One set's measurements.
