@@ -3,10 +3,20 @@
 //! and parsed once, on first use.
 
 use std::sync::LazyLock;
+use std::time::Duration;
 
 use shoutan_sgf::read;
+use shoutan_solver::Budget;
 
 use crate::{Entry, Grade, ProblemSet};
+
+/// The budget each shipped problem is proved within (by the tests and
+/// `shoutan bench problems`): a problem the solver cannot settle in it is
+/// not shipped.
+pub const PROBLEM_BUDGET: Budget = Budget {
+    nodes: 2_000_000,
+    time: Duration::from_secs(2),
+};
 
 /// Where a set comes from: its description and its SGF collection.
 struct Source {

@@ -9,7 +9,16 @@
 use std::sync::LazyLock;
 
 use shoutan_rules::{Board, Color, Point, PointSet};
-use shoutan_solver::{Goal, Problem, Verdict};
+use std::time::Duration;
+
+use shoutan_solver::{Budget, Goal, Problem, Verdict};
+
+/// The budget each diagram's claim is proved within (by the tests and
+/// `shoutan bench problems`).
+pub const CLAIM_BUDGET: Budget = Budget {
+    nodes: 2_000_000,
+    time: Duration::from_secs(10),
+};
 
 /// A proverb: its text, its explanation, its diagrams.
 #[derive(Clone, Debug)]

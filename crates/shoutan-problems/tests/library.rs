@@ -3,19 +3,10 @@
 //! winning first moves: no correct move missing, no wrong one recorded.
 
 use std::collections::HashSet;
-use std::time::Duration;
 
-use shoutan_problems::{Entry, find, library};
+use shoutan_problems::{Entry, PROBLEM_BUDGET, find, library};
 use shoutan_rules::{Move, Point};
-use shoutan_solver::{Budget, Verdict, solve_for};
-
-/// The budget each problem must be proved within.
-fn budget() -> Budget {
-    Budget {
-        nodes: 2_000_000,
-        time: Duration::from_secs(2),
-    }
-}
+use shoutan_solver::{Verdict, solve_for};
 
 fn entries() -> impl Iterator<Item = &'static Entry> {
     library().iter().flat_map(|s| s.problems.iter())
@@ -47,7 +38,7 @@ fn every_problem_is_solved_with_exactly_the_recorded_answers() {
             set.problems.len()
         );
         for entry in &set.problems {
-            let answer = solve_for(&entry.problem(), entry.to_move, budget());
+            let answer = solve_for(&entry.problem(), entry.to_move, PROBLEM_BUDGET);
             nodes.push(answer.nodes);
             millis.push(answer.millis);
             let got: HashSet<Move> = answer.winning_moves.iter().copied().collect();

@@ -4,17 +4,9 @@
 use std::collections::BTreeSet;
 use std::time::Duration;
 
-use shoutan_problems::{Claim, Diagram, Proverb, proverbs};
+use shoutan_problems::{CLAIM_BUDGET, Claim, Diagram, Proverb, proverbs};
 use shoutan_rules::Move;
 use shoutan_solver::{Answer, Budget, Verdict, solve_for};
-
-/// The budget each claim must be proved within.
-fn budget() -> Budget {
-    Budget {
-        nodes: 2_000_000,
-        time: Duration::from_secs(10),
-    }
-}
 
 fn names(diagram: &Diagram, moves: &[Move]) -> BTreeSet<String> {
     moves
@@ -35,7 +27,7 @@ fn reaching(answer: &Answer) -> &[Move] {
 
 /// Whether the solver agrees with `claim`, or why not.
 fn check(proverb: &Proverb, diagram: &Diagram, claim: &Claim) -> Result<(), String> {
-    let answer = solve_for(&diagram.problem(), claim.mover, budget());
+    let answer = solve_for(&diagram.problem(), claim.mover, CLAIM_BUDGET);
     let want: Vec<Move> = claim.moves.iter().map(|&p| Move::Play(p)).collect();
     let (got, want) = (names(diagram, reaching(&answer)), names(diagram, &want));
     if answer.verdict == claim.verdict && got == want {
@@ -206,7 +198,7 @@ fn the_tactics_go_as_explained() {
         let d = diagram(slug, 0);
         let (board, _) = play_line(d, &[atari]);
         let next = d.problem().next(board, White).expect("the target stands");
-        let a = solve_for(&next, White, budget());
+        let a = solve_for(&next, White, CLAIM_BUDGET);
         assert_eq!(a.verdict, Verdict::Win, "{slug}: {a:?}");
         assert_eq!(
             names(d, &a.winning_moves),

@@ -7,10 +7,10 @@
 //! it, with the slowest named.
 
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use shoutan_problems::{judge, library, proverbs, solution};
-use shoutan_solver::{Budget, Verdict, solve_for};
+use shoutan_problems::{CLAIM_BUDGET, PROBLEM_BUDGET, judge, library, proverbs, solution};
+use shoutan_solver::{Verdict, solve_for};
 
 /// Arguments.
 #[derive(clap::Args)]
@@ -19,12 +19,6 @@ pub struct Args {
     #[arg(long)]
     set: Option<String>,
 }
-
-/// The library's budget for one problem.
-const BUDGET: Budget = Budget {
-    nodes: 2_000_000,
-    time: Duration::from_secs(2),
-};
 
 /// Prints, per set and over all: problems, solve time and nodes (median,
 /// slowest), the judge's time for a right first move, the solution tree's.
@@ -39,7 +33,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         for entry in &set.problems {
             let problem = entry.problem();
             let start = Instant::now();
-            let answer = solve_for(&problem, entry.to_move, BUDGET);
+            let answer = solve_for(&problem, entry.to_move, PROBLEM_BUDGET);
             figures.solve_ms.push(start.elapsed().as_secs_f64() * 1e3);
             figures.nodes.push(answer.nodes as f64);
             if answer.verdict != Verdict::Win {
@@ -71,12 +65,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         ExitCode::FAILURE
     })
 }
-
-/// The budget the proverbs' test gives each claim.
-const CLAIM_BUDGET: Budget = Budget {
-    nodes: 2_000_000,
-    time: Duration::from_secs(10),
-};
 
 /// Solves every claim of the proverbs' diagrams, prints the spread and the
 /// slowest claim, and returns how many the solver did not confirm.
