@@ -1,0 +1,303 @@
+//! The solver against an exact oracle written without it: retrograde
+//! analysis of every position the fight can reach. Where a problem's
+//! region is small enough to list them all, the capture game is solved
+//! backwards from the captures — no search order, no transposition table,
+//! no Benson, no ko bookkeeping beyond the board's own — and each
+//! proverb's claims and each shipped problem's recorded answers must be
+//! what the oracle finds.
+//!
+//! The game, as the solver plays it: moves inside the region or a pass;
+//! the attacker wins by capturing the target's chain; the defender wins
+//! by keeping it for ever (alive, seki, or a cycle: a repeated position
+//! keeps the group). The side holding the ko threats may retake a ko at
+//! once; the other side obeys the ko ban. The oracle cannot tell seki from
+//! life (both keep the group), so for the defender it checks that the
+//! claimed moves keep it.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::collections::{BTreeSet, HashMap};
+
+use shoutan_problems::{library, proverbs};
+use shoutan_rules::{Board, Color, Move, PointIndex};
+use shoutan_solver::{Goal, Problem, Verdict};
+
+/// Above this many positions a problem is left to the search (the races:
+/// their outside liberties multiply the positions).
+const MAX_POSITIONS: usize = 40_000;
+
+/// A position: the stones (their hash), who moves, and the point he may
+/// not retake (the ko ban he obeys).
+type Key = (u64, Color, Option<PointIndex>);
+
+fn key(board: &Board, to_move: Color) -> Key {
+    (board.hash(), to_move, board.ko().map(|(i, _)| i))
+}
+
+/// The positions listed so far.
+struct Game {
+    index: HashMap<Key, usize>,
+    /// Each position's board until its moves are listed (then dropped:
+    /// only the frontier is kept).
+    boards: Vec<Option<Board>>,
+    /// Whether the target is gone in each.
+    captured: Vec<bool>,
+    /// Who moves in each.
+    turns: Vec<Color>,
+}
+
+impl Game {
+    /// The position `board` with `to_move` to move, listed if new; whether
+    /// the target is gone there is `gone`'s answer.
+    fn add(&mut self, board: Board, to_move: Color, gone: impl Fn(&Board) -> bool) -> usize {
+        let next = self.boards.len();
+        let id = *self.index.entry(key(&board, to_move)).or_insert(next);
+        if id == next {
+            self.captured.push(gone(&board));
+            self.turns.push(to_move);
+            self.boards.push(Some(board));
+        }
+        id
+    }
+}
+
+/// Every position reachable from one start, and who wins each.
+struct Retrograde {
+    /// Whether the attacker captures from each position.
+    captures: Vec<bool>,
+    /// The start's first moves and the position each leads to.
+    first: Vec<(Move, usize)>,
+}
+
+impl Retrograde {
+    /// Solves the capture game of `problem` with `mover` to move first and
+    /// `threats` holding every ko threat; `None` past `MAX_POSITIONS`.
+    fn solve(problem: &Problem, mover: Color, threats: Color) -> Option<Retrograde> {
+        let region: Vec<PointIndex> = problem
+            .region()
+            .iter()
+            .map(|p| problem.board().index(p))
+            .collect();
+        let target = problem.board().index(problem.target());
+        let chain: Vec<PointIndex> = problem.board().chain(target).collect();
+        let captured = |b: &Board| chain.iter().any(|&i| b.stone(i).is_none());
+        let attacker = problem.attacker();
+        let suicide = problem.suicide();
+
+        let mut start = problem.board().clone();
+        if mover == threats {
+            start.clear_ko();
+        }
+        let mut game = Game {
+            index: HashMap::new(),
+            boards: Vec::new(),
+            captured: Vec::new(),
+            turns: Vec::new(),
+        };
+        game.add(start, mover, captured);
+        let mut children: Vec<Vec<(Move, usize)>> = Vec::new();
+        while children.len() < game.boards.len() {
+            let p = children.len();
+            let board = game.boards[p].take().expect("listed once");
+            let (color, to_move) = (game.turns[p], game.turns[p].opponent());
+            let mut next = Vec::new();
+            if !game.captured[p] {
+                for &i in &region {
+                    if !board.is_legal(i, color, suicide) {
+                        continue;
+                    }
+                    let m = Move::Play(board.point(i));
+                    let takes = board.neighbors(i).iter().any(|&n| {
+                        board.stone(n) == Some(to_move) && board.atari_liberty(n) == Some(i)
+                    });
+                    // A move that takes nothing bans no ko: its position
+                    // is known by its hash, and a board is made only for a
+                    // new one.
+                    let known = (!takes)
+                        .then(|| game.index.get(&(board.hash_after(i, color), to_move, None)))
+                        .flatten();
+                    let id = match known {
+                        Some(&id) => id,
+                        None => {
+                            let mut b = board.clone();
+                            b.play(i, color, suicide).expect("legal");
+                            if to_move == threats {
+                                b.clear_ko();
+                            }
+                            game.add(b, to_move, captured)
+                        }
+                    };
+                    next.push((m, id));
+                }
+                let id = match game.index.get(&(board.hash(), to_move, None)) {
+                    Some(&id) => id,
+                    None => {
+                        let mut pass = board.clone();
+                        pass.clear_ko();
+                        game.add(pass, to_move, captured)
+                    }
+                };
+                next.push((Move::Pass, id));
+            }
+            children.push(next);
+            if game.boards.len() > MAX_POSITIONS {
+                return None;
+            }
+        }
+        let Game {
+            captured: mut captures,
+            turns,
+            ..
+        } = game;
+
+        // Backwards from the captures: the attacker's position is won when
+        // one move wins, the defender's when every move (a pass too) loses.
+        let mut parents = vec![Vec::new(); turns.len()];
+        let mut undecided = vec![0usize; turns.len()];
+        for (p, next) in children.iter().enumerate() {
+            let distinct: BTreeSet<usize> = next.iter().map(|&(_, c)| c).collect();
+            undecided[p] = distinct.len();
+            for c in distinct {
+                parents[c].push(p);
+            }
+        }
+        let mut queue: Vec<usize> = (0..turns.len()).filter(|&p| captures[p]).collect();
+        while let Some(c) = queue.pop() {
+            for &p in &parents[c] {
+                if captures[p] {
+                    continue;
+                }
+                undecided[p] -= 1;
+                if turns[p] == attacker || undecided[p] == 0 {
+                    captures[p] = true;
+                    queue.push(p);
+                }
+            }
+        }
+        Some(Retrograde {
+            captures,
+            first: children.swap_remove(0),
+        })
+    }
+
+    /// The first moves after which the attacker captures (`true`) or
+    /// cannot (`false`).
+    fn first_moves(&self, capturing: bool, size: shoutan_rules::BoardSize) -> BTreeSet<String> {
+        self.first
+            .iter()
+            .filter(|&&(_, c)| self.captures[c] == capturing)
+            .map(|(m, _)| m.to_gtp(size))
+            .collect()
+    }
+}
+
+/// What the oracle says of `mover` moving first: the verdict and the
+/// first moves reaching it, in the solver's terms; `None` when too big.
+/// For the defender `Win` stands for "keeps the group" (life or seki).
+fn oracle(problem: &Problem, mover: Color) -> Option<(Verdict, BTreeSet<String>)> {
+    let size = problem.board().size();
+    let attacking = mover == problem.attacker();
+    let with_threats = Retrograde::solve(problem, mover, mover)?;
+    let without = Retrograde::solve(problem, mover, mover.opponent())?;
+    // Moves that reach the aim with the opponent holding every threat win
+    // outright; those that need the mover's own threats reach a ko.
+    let first = |game: &Retrograde| {
+        let mut moves = game.first_moves(attacking, size);
+        // The solver never lists the attacker's pass (its tries are plays).
+        if attacking {
+            moves.remove("pass");
+        }
+        moves
+    };
+    let outright = first(&without);
+    let by_ko = &first(&with_threats) - &outright;
+    Some(if !outright.is_empty() {
+        (Verdict::Win, outright)
+    } else if !by_ko.is_empty() {
+        (Verdict::Ko, by_ko)
+    } else {
+        (Verdict::Lose, BTreeSet::new())
+    })
+}
+
+fn names(moves: &[Move], size: shoutan_rules::BoardSize) -> BTreeSet<String> {
+    moves.iter().map(|m| m.to_gtp(size)).collect()
+}
+
+/// Whether the solver's claim (verdict and exactly its first moves) is
+/// the oracle's; for the defender a seki is the oracle's keeping, and the
+/// oracle's keeping moves may include sekis the claim leaves out.
+fn agrees(
+    attacking: bool,
+    claim: (Verdict, &BTreeSet<String>),
+    oracle: (Verdict, &BTreeSet<String>),
+) -> bool {
+    match (attacking, claim.0) {
+        (true, _) | (false, Verdict::Ko | Verdict::Lose) => claim == oracle,
+        (false, Verdict::Win | Verdict::Seki) => {
+            oracle.0 == Verdict::Win && claim.1.is_subset(oracle.1)
+        }
+        (false, Verdict::Unknown) => false,
+    }
+}
+
+#[test]
+fn the_proverbs_claims_are_the_exact_games() {
+    let (mut compared, mut skipped, mut failures) = (0, 0, Vec::new());
+    for proverb in proverbs() {
+        for diagram in &proverb.diagrams {
+            let problem = diagram.problem();
+            let size = problem.board().size();
+            for claim in &diagram.claims {
+                let Some((verdict, moves)) = oracle(&problem, claim.mover) else {
+                    skipped += 1;
+                    continue;
+                };
+                compared += 1;
+                let claimed: BTreeSet<String> = claim
+                    .moves
+                    .iter()
+                    .map(|&p| Move::Play(p).to_gtp(size))
+                    .collect();
+                let attacking = claim.mover == problem.attacker();
+                if !agrees(attacking, (claim.verdict, &claimed), (verdict, &moves)) {
+                    failures.push(format!(
+                        "{} {} ({:?} first): claimed {:?} {claimed:?}, exact {verdict:?} {moves:?}",
+                        proverb.slug, diagram.caption_en, claim.mover, claim.verdict
+                    ));
+                }
+            }
+        }
+    }
+    println!("{compared} claims compared with the exact game, {skipped} too big to list");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(compared >= 30, "only {compared} claims compared");
+}
+
+#[test]
+fn the_problems_answers_are_the_exact_games() {
+    let (mut compared, mut skipped, mut failures) = (0, 0, Vec::new());
+    for entry in library().iter().flat_map(|s| &s.problems) {
+        let problem = entry.problem();
+        let Some((verdict, moves)) = oracle(&problem, entry.to_move) else {
+            skipped += 1;
+            continue;
+        };
+        compared += 1;
+        let recorded = names(&entry.answers, problem.board().size());
+        let agrees = match entry.goal() {
+            Goal::Kill => verdict == Verdict::Win && moves == recorded,
+            Goal::Live => verdict == Verdict::Win && recorded.is_subset(&moves),
+        };
+        if !agrees {
+            failures.push(format!(
+                "{} ({:?}): recorded {recorded:?}, exact {verdict:?} {moves:?}",
+                entry.id(),
+                entry.goal()
+            ));
+        }
+    }
+    println!("{compared} problems compared with the exact game, {skipped} too big to list");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(compared >= 150, "only {compared} problems compared");
+}
