@@ -71,8 +71,8 @@ struct Retrograde {
 
 impl Retrograde {
     /// Solves the capture game of `problem` with `mover` to move first and
-    /// `threats` holding every ko threat; `None` past `MAX_POSITIONS`.
-    fn solve(problem: &Problem, mover: Color, threats: Color) -> Option<Retrograde> {
+    /// `threats` holding every ko threat; `None` past `most` positions.
+    fn solve(problem: &Problem, mover: Color, threats: Color, most: usize) -> Option<Retrograde> {
         let region: Vec<PointIndex> = problem
             .region()
             .iter()
@@ -140,7 +140,7 @@ impl Retrograde {
                 next.push((Move::Pass, id));
             }
             children.push(next);
-            if game.boards.len() > MAX_POSITIONS {
+            if game.boards.len() > most {
                 return None;
             }
         }
@@ -197,8 +197,8 @@ impl Retrograde {
 fn oracle(problem: &Problem, mover: Color) -> Option<(Verdict, BTreeSet<String>)> {
     let size = problem.board().size();
     let attacking = mover == problem.attacker();
-    let with_threats = Retrograde::solve(problem, mover, mover)?;
-    let without = Retrograde::solve(problem, mover, mover.opponent())?;
+    let with_threats = Retrograde::solve(problem, mover, mover, MAX_POSITIONS)?;
+    let without = Retrograde::solve(problem, mover, mover.opponent(), MAX_POSITIONS)?;
     // Moves that reach the aim with the opponent holding every threat win
     // outright; those that need the mover's own threats reach a ko.
     let first = |game: &Retrograde| {
@@ -300,4 +300,51 @@ fn the_problems_answers_are_the_exact_games() {
     println!("{compared} problems compared with the exact game, {skipped} too big to list");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(compared >= 150, "only {compared} problems compared");
+}
+
+/// The J group as it stands in real games labelled 大猪嘴 (the position
+/// of `j_group_live2` in bood/go-test's engine regressions, MIT, and of a
+/// Fox game in the same suite, turned to this corner): three stones on the
+/// third line, two on the second and a hanging connection on the first.
+/// The books say 大猪嘴扳点死; with the wall tight against it the exact game
+/// says otherwise — a ko for the attacker, life for the defender moving
+/// first — which is why it is not among the proverbs' diagrams.
+#[test]
+fn the_j_group_of_real_games_is_a_ko_with_the_wall_tight() {
+    let board: shoutan_rules::Board = "
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        X X X X X . . . .
+        . O O O X X X . .
+        . . . . O O X . .
+        . . . O . X X . ."
+        .parse()
+        .unwrap();
+    let size = board.size();
+    let mut region = shoutan_rules::PointSet::new(size);
+    for p in [
+        "A1", "B1", "C1", "D1", "E1", "A2", "B2", "C2", "D2", "E2", "F2", "A3", "B3", "C3", "D3",
+    ] {
+        region.insert(shoutan_rules::Point::from_gtp(p, size).unwrap());
+    }
+    let at = |s| shoutan_rules::Point::from_gtp(s, size).unwrap();
+    let problem = Problem::builder(board, Color::Black, at("D3"), Goal::Kill)
+        .region(region)
+        .build()
+        .unwrap();
+    let all = usize::MAX;
+    let (black, white) = (Color::Black, Color::White);
+    // Black first, white holding the threats: no capture at all.
+    let kill = Retrograde::solve(&problem, black, white, all).unwrap();
+    assert!(kill.first_moves(true, size).is_empty());
+    // Black holding them: the hane at A3 (among others) captures — a ko.
+    let ko = Retrograde::solve(&problem, black, black, all).unwrap();
+    assert!(ko.first_moves(true, size).contains("A3"));
+    // White first, black holding the threats: only B1 keeps the group.
+    let live = Retrograde::solve(&problem, white, black, all).unwrap();
+    let keep = live.first_moves(false, size);
+    assert_eq!(keep, BTreeSet::from(["B1".to_owned()]));
 }
