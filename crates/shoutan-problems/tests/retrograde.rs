@@ -18,7 +18,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use shoutan_problems::{library, proverbs};
+use shoutan_problems::{Judgement, judge, library, proverbs};
 use shoutan_rules::{Board, Color, Move, PointIndex};
 use shoutan_solver::{Goal, Problem, Verdict};
 
@@ -63,6 +63,10 @@ impl Game {
 
 /// Every position reachable from one start, and who wins each.
 struct Retrograde {
+    /// Each position's number.
+    index: HashMap<Key, usize>,
+    /// Who holds the ko threats (and so obeys no ko ban).
+    threats: Color,
     /// Whether the attacker captures from each position.
     captures: Vec<bool>,
     /// The start's first moves and the position each leads to.
@@ -145,6 +149,7 @@ impl Retrograde {
             }
         }
         let Game {
+            index,
             captured: mut captures,
             turns,
             ..
@@ -175,9 +180,23 @@ impl Retrograde {
             }
         }
         Some(Retrograde {
+            index,
+            threats,
             captures,
             first: children.swap_remove(0),
         })
+    }
+
+    /// Whether the attacker captures from `board` with `to_move` to move;
+    /// `None` for a position the game never reaches.
+    fn captures_from(&self, board: &Board, to_move: Color) -> Option<bool> {
+        let ko = if to_move == self.threats {
+            None
+        } else {
+            board.ko().map(|(i, _)| i)
+        };
+        let id = self.index.get(&(board.hash(), to_move, ko))?;
+        Some(self.captures[*id])
     }
 
     /// The first moves after which the attacker captures (`true`) or
@@ -300,6 +319,58 @@ fn the_problems_answers_are_the_exact_games() {
     println!("{compared} problems compared with the exact game, {skipped} too big to list");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(compared >= 150, "only {compared} problems compared");
+}
+
+/// The judge of a try (the Problems page's "right" or "wrong" and the
+/// opponent's answer) against the exact game, on every first move the
+/// player could try: a right move must win, a wrong one must fail, and a
+/// refutation must leave the player unable to win.
+#[test]
+fn the_judge_says_right_and_wrong_as_the_exact_games_do() {
+    let (mut tries, mut skipped, mut failures) = (0, 0, Vec::new());
+    for entry in library().iter().flat_map(|s| &s.problems) {
+        let problem = entry.problem();
+        let (player, opponent) = (entry.to_move, entry.to_move.opponent());
+        let attacking = entry.goal() == Goal::Kill;
+        let Some(exact) = Retrograde::solve(&problem, player, opponent, MAX_POSITIONS) else {
+            skipped += 1;
+            continue;
+        };
+        let size = problem.board().size();
+        for &(m, id) in &exact.first {
+            let Move::Play(p) = m else { continue };
+            tries += 1;
+            let right = exact.captures[id] == attacking;
+            let fault = match judge(&problem, &[p]) {
+                Ok(Judgement::Right { .. }) if right => None,
+                Ok(Judgement::Wrong { refutation }) if !right => refutation.and_then(|r| {
+                    let mut board = problem.board().clone();
+                    board
+                        .play(board.index(p), player, problem.suicide())
+                        .unwrap();
+                    board.clear_ko();
+                    board
+                        .play(board.index(r), opponent, problem.suicide())
+                        .unwrap();
+                    let wins = exact.captures_from(&board, player).map(|c| c == attacking);
+                    (wins != Some(false))
+                        .then(|| format!("refutation {} leaves {wins:?}", r.to_gtp(size)))
+                }),
+                other => Some(format!(
+                    "exact {}, judged {other:?}",
+                    if right { "right" } else { "wrong" }
+                )),
+            };
+            if let Some(fault) = fault {
+                failures.push(format!("{} {}: {fault}", entry.id(), p.to_gtp(size)));
+            }
+        }
+    }
+    println!(
+        "{tries} first moves judged as the exact game does, {skipped} problems too big to list"
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(tries >= 1_000, "only {tries} first moves judged");
 }
 
 /// The J group as it stands in real games labelled 大猪嘴 (the position
