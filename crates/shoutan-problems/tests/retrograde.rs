@@ -19,7 +19,7 @@
 use std::collections::{BTreeSet, HashMap};
 
 use shoutan_problems::{Judgement, judge, library, proverbs};
-use shoutan_rules::{Board, Color, Move, PointIndex};
+use shoutan_rules::{Board, BoardSize, Color, Move, Point, PointIndex, PointSet};
 use shoutan_solver::{Goal, Problem, Verdict};
 
 /// Above this many positions a problem is left to the search (the races:
@@ -201,7 +201,7 @@ impl Retrograde {
 
     /// The first moves after which the attacker captures (`true`) or
     /// cannot (`false`).
-    fn first_moves(&self, capturing: bool, size: shoutan_rules::BoardSize) -> BTreeSet<String> {
+    fn first_moves(&self, capturing: bool, size: BoardSize) -> BTreeSet<String> {
         self.first
             .iter()
             .filter(|&&(_, c)| self.captures[c] == capturing)
@@ -239,7 +239,7 @@ fn oracle(problem: &Problem, mover: Color) -> Option<(Verdict, BTreeSet<String>)
     })
 }
 
-fn names(moves: &[Move], size: shoutan_rules::BoardSize) -> BTreeSet<String> {
+fn names(moves: &[Move], size: BoardSize) -> BTreeSet<String> {
     moves.iter().map(|m| m.to_gtp(size)).collect()
 }
 
@@ -382,7 +382,7 @@ fn the_judge_says_right_and_wrong_as_the_exact_games_do() {
 /// first — which is why it is not among the proverbs' diagrams.
 #[test]
 fn the_j_group_of_real_games_is_a_ko_with_the_wall_tight() {
-    let board: shoutan_rules::Board = "
+    let board: Board = "
         . . . . . . . . .
         . . . . . . . . .
         . . . . . . . . .
@@ -395,13 +395,13 @@ fn the_j_group_of_real_games_is_a_ko_with_the_wall_tight() {
         .parse()
         .unwrap();
     let size = board.size();
-    let mut region = shoutan_rules::PointSet::new(size);
+    let at = |s| Point::from_gtp(s, size).unwrap();
+    let mut region = PointSet::new(size);
     for p in [
         "A1", "B1", "C1", "D1", "E1", "A2", "B2", "C2", "D2", "E2", "F2", "A3", "B3", "C3", "D3",
     ] {
-        region.insert(shoutan_rules::Point::from_gtp(p, size).unwrap());
+        region.insert(at(p));
     }
-    let at = |s| shoutan_rules::Point::from_gtp(s, size).unwrap();
     let problem = Problem::builder(board, Color::Black, at("D3"), Goal::Kill)
         .region(region)
         .build()
