@@ -380,6 +380,14 @@ fn the_judge_says_right_and_wrong_as_the_exact_games_do() {
 /// The books say 大猪嘴扳点死; with the wall tight against it the exact game
 /// says otherwise — a ko for the attacker, life for the defender moving
 /// first — which is why it is not among the proverbs' diagrams.
+///
+/// ```text
+///   A B C D E F G
+/// 4 X X X X X . .
+/// 3 . O O O X X X
+/// 2 . . . . O O X
+/// 1 . . . O . X X
+/// ```
 #[test]
 fn the_j_group_of_real_games_is_a_ko_with_the_wall_tight() {
     let board: Board = "
@@ -395,7 +403,7 @@ fn the_j_group_of_real_games_is_a_ko_with_the_wall_tight() {
         .parse()
         .unwrap();
     let size = board.size();
-    let at = |s| Point::from_gtp(s, size).unwrap();
+    let at = |s: &str| Point::from_gtp(s, size).unwrap();
     let mut region = PointSet::new(size);
     for p in [
         "A1", "B1", "C1", "D1", "E1", "A2", "B2", "C2", "D2", "E2", "F2", "A3", "B3", "C3", "D3",
@@ -418,4 +426,23 @@ fn the_j_group_of_real_games_is_a_ko_with_the_wall_tight() {
     let live = Retrograde::solve(&problem, white, black, all).unwrap();
     let keep = live.first_moves(false, size);
     assert_eq!(keep, BTreeSet::from(["B1".to_owned()]));
+    // The books' kill — hane, placement, descent — with white holding the
+    // threats: after the hane at A3, white's C2 and the placement at B1,
+    // white's B2 lets black descend at A2 and capture outright; white's
+    // block at A2 instead leaves black no capture without the ko.
+    let line = |moves: &[&str]| {
+        let mut board = problem.board().clone();
+        for (n, m) in moves.iter().enumerate() {
+            let mover = if n % 2 == 0 { black } else { white };
+            board
+                .play(board.index(at(m)), mover, problem.suicide())
+                .unwrap();
+        }
+        board
+    };
+    let descended = line(&["A3", "C2", "B1", "B2", "A2"]);
+    assert_eq!(kill.captures_from(&descended, white), Some(true));
+    let blocked = line(&["A3", "C2", "B1", "A2"]);
+    assert_eq!(kill.captures_from(&blocked, black), Some(false));
+    assert_eq!(ko.captures_from(&blocked, black), Some(true));
 }
