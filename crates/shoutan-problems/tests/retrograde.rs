@@ -18,20 +18,37 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use shoutan_problems::{Judgement, judge, library, proverbs};
+use shoutan_problems::{CLAIM_BUDGET, Judgement, judge, library, proverbs};
 use shoutan_rules::{Board, BoardSize, Color, Move, Point, PointIndex, PointSet};
-use shoutan_solver::{Goal, Problem, Verdict};
+use shoutan_solver::{Goal, Ko, MAX_KO_THREATS, Problem, Verdict, solve_for};
 
 /// Above this many positions a problem is left to the search (the races:
 /// their outside liberties multiply the positions).
 const MAX_POSITIONS: usize = 40_000;
 
-/// A position: the stones (their hash), who moves, and the point he may
-/// not retake (the ko ban he obeys).
-type Key = (u64, Color, Option<PointIndex>);
+/// A position: the stones (their hash), who moves, the point he may not
+/// retake (the ko ban he obeys) and the ko threats the holder has left.
+type Key = (u64, Color, Option<PointIndex>, u8);
 
-fn key(board: &Board, to_move: Color) -> Key {
-    (board.hash(), to_move, board.ko().map(|(i, _)| i))
+fn key(board: &Board, to_move: Color, left: u8) -> Key {
+    (board.hash(), to_move, board.ko().map(|(i, _)| i), left)
+}
+
+/// Who holds the ko threats, and how many.
+#[derive(Clone, Copy)]
+enum Threats {
+    /// As many as he likes: he obeys no ko ban.
+    Unlimited(Color),
+    /// This many: each retake of a banned ko spends one.
+    Counted(Color, u8),
+}
+
+impl Threats {
+    fn holder(self) -> Color {
+        match self {
+            Threats::Unlimited(c) | Threats::Counted(c, _) => c,
+        }
+    }
 }
 
 /// The positions listed so far.
@@ -44,17 +61,26 @@ struct Game {
     captured: Vec<bool>,
     /// Who moves in each.
     turns: Vec<Color>,
+    /// The counted threats the holder has left in each.
+    lefts: Vec<u8>,
 }
 
 impl Game {
-    /// The position `board` with `to_move` to move, listed if new; whether
-    /// the target is gone there is `gone`'s answer.
-    fn add(&mut self, board: Board, to_move: Color, gone: impl Fn(&Board) -> bool) -> usize {
+    /// The position `board` with `to_move` to move and `left` threats,
+    /// listed if new; whether the target is gone there is `gone`'s answer.
+    fn add(
+        &mut self,
+        board: Board,
+        to_move: Color,
+        left: u8,
+        gone: impl Fn(&Board) -> bool,
+    ) -> usize {
         let next = self.boards.len();
-        let id = *self.index.entry(key(&board, to_move)).or_insert(next);
+        let id = *self.index.entry(key(&board, to_move, left)).or_insert(next);
         if id == next {
             self.captured.push(gone(&board));
             self.turns.push(to_move);
+            self.lefts.push(left);
             self.boards.push(Some(board));
         }
         id
@@ -65,8 +91,8 @@ impl Game {
 struct Retrograde {
     /// Each position's number.
     index: HashMap<Key, usize>,
-    /// Who holds the ko threats (and so obeys no ko ban).
-    threats: Color,
+    /// Who holds the ko threats.
+    threats: Threats,
     /// Whether the attacker captures from each position.
     captures: Vec<bool>,
     /// The start's first moves and the position each leads to.
@@ -77,6 +103,19 @@ impl Retrograde {
     /// Solves the capture game of `problem` with `mover` to move first and
     /// `threats` holding every ko threat; `None` past `most` positions.
     fn solve(problem: &Problem, mover: Color, threats: Color, most: usize) -> Option<Retrograde> {
+        let start = problem.board().clone();
+        Self::solve_from(problem, start, mover, Threats::Unlimited(threats), most)
+    }
+
+    /// Solves the capture game of `problem` from `start` with `mover` to
+    /// move; `None` past `most` positions.
+    fn solve_from(
+        problem: &Problem,
+        mut start: Board,
+        mover: Color,
+        threats: Threats,
+        most: usize,
+    ) -> Option<Retrograde> {
         let region: Vec<PointIndex> = problem
             .region()
             .iter()
@@ -88,57 +127,77 @@ impl Retrograde {
         let attacker = problem.attacker();
         let suicide = problem.suicide();
 
-        let mut start = problem.board().clone();
-        if mover == threats {
+        let unlimited = |to_move: Color| matches!(threats, Threats::Unlimited(h) if h == to_move);
+        if unlimited(mover) {
             start.clear_ko();
         }
+        let left = match threats {
+            Threats::Unlimited(_) => 0,
+            Threats::Counted(_, n) => n,
+        };
         let mut game = Game {
             index: HashMap::new(),
             boards: Vec::new(),
             captured: Vec::new(),
             turns: Vec::new(),
+            lefts: Vec::new(),
         };
-        game.add(start, mover, captured);
+        game.add(start, mover, left, captured);
         let mut children: Vec<Vec<(Move, usize)>> = Vec::new();
         while children.len() < game.boards.len() {
             let p = children.len();
             let board = game.boards[p].take().expect("listed once");
             let (color, to_move) = (game.turns[p], game.turns[p].opponent());
+            let left = game.lefts[p];
             let mut next = Vec::new();
             if !game.captured[p] {
                 for &i in &region {
-                    if !board.is_legal(i, color, suicide) {
+                    // A counted threat lets its holder retake a banned ko.
+                    let (from, left) = if board.is_legal(i, color, suicide) {
+                        (None, left)
+                    } else if threats.holder() == color
+                        && left > 0
+                        && board.ko().is_some_and(|(k, _)| k == i)
+                    {
+                        let mut free = board.clone();
+                        free.clear_ko();
+                        (Some(free), left - 1)
+                    } else {
                         continue;
-                    }
+                    };
+                    let from = from.as_ref().unwrap_or(&board);
                     let m = Move::Play(board.point(i));
-                    let takes = board.neighbors(i).iter().any(|&n| {
-                        board.stone(n) == Some(to_move) && board.atari_liberty(n) == Some(i)
+                    let takes = from.neighbors(i).iter().any(|&n| {
+                        from.stone(n) == Some(to_move) && from.atari_liberty(n) == Some(i)
                     });
                     // A move that takes nothing bans no ko: its position
                     // is known by its hash, and a board is made only for a
                     // new one.
                     let known = (!takes)
-                        .then(|| game.index.get(&(board.hash_after(i, color), to_move, None)))
+                        .then(|| {
+                            let after = from.hash_after(i, color);
+                            game.index.get(&(after, to_move, None, left))
+                        })
                         .flatten();
                     let id = match known {
                         Some(&id) => id,
                         None => {
-                            let mut b = board.clone();
+                            let mut b = from.clone();
                             b.play(i, color, suicide).expect("legal");
-                            if to_move == threats {
+                            if unlimited(to_move) {
                                 b.clear_ko();
                             }
-                            game.add(b, to_move, captured)
+                            game.add(b, to_move, left, captured)
                         }
                     };
                     next.push((m, id));
                 }
-                let id = match game.index.get(&(board.hash(), to_move, None)) {
+                let id = match game.index.get(&(board.hash(), to_move, None, left)) {
                     Some(&id) => id,
                     None => {
                         let mut pass = board.clone();
                         pass.clear_ko();
-                        game.add(pass, to_move, captured)
+                        game.add(pass, to_move, left, captured)
                     }
                 };
                 next.push((Move::Pass, id));
@@ -187,15 +246,16 @@ impl Retrograde {
         })
     }
 
-    /// Whether the attacker captures from `board` with `to_move` to move;
-    /// `None` for a position the game never reaches.
+    /// Whether the attacker captures from `board` with `to_move` to move,
+    /// in a game of unlimited threats; `None` for a position the game
+    /// never reaches.
     fn captures_from(&self, board: &Board, to_move: Color) -> Option<bool> {
-        let ko = if to_move == self.threats {
+        let ko = if to_move == self.threats.holder() {
             None
         } else {
             board.ko().map(|(i, _)| i)
         };
-        let id = self.index.get(&(board.hash(), to_move, ko))?;
+        let id = self.index.get(&(board.hash(), to_move, ko, 0))?;
         Some(self.captures[*id])
     }
 
@@ -237,6 +297,60 @@ fn oracle(problem: &Problem, mover: Color) -> Option<(Verdict, BTreeSet<String>)
     } else {
         (Verdict::Lose, BTreeSet::new())
     })
+}
+
+/// What the ko `mover` reaches by `first` asks of the sides, counted as
+/// the solver counts it: the side that loses it when neither has a threat
+/// must find them, and needs this many more than the other (each retake
+/// of a banned ko spends one); `None` when too big to list.
+fn exact_ko(problem: &Problem, mover: Color, first: Move) -> Option<Ko> {
+    let mut after = problem.board().clone();
+    match first {
+        Move::Play(p) => {
+            after.play(after.index(p), mover, problem.suicide()).ok()?;
+        }
+        Move::Pass => after.clear_ko(),
+    }
+    let opponent = mover.opponent();
+    let attacking = mover == problem.attacker();
+    // Whether the mover wins holding `balance` threats more than the
+    // opponent (fewer when negative).
+    let wins = |balance: i16| -> Option<bool> {
+        let holder = if balance >= 0 { mover } else { opponent };
+        let n = u8::try_from(balance.unsigned_abs()).expect("a few threats");
+        let threats = Threats::Counted(holder, n);
+        let game =
+            Retrograde::solve_from(problem, after.clone(), opponent, threats, MAX_POSITIONS)?;
+        Some(game.captures[0] == attacking)
+    };
+    let (finder, sign) = if wins(0)? { (opponent, -1) } else { (mover, 1) };
+    for t in 1..=MAX_KO_THREATS {
+        if wins(sign * i16::from(t))? == (finder == mover) {
+            return Some(Ko {
+                finder,
+                threats: Some(t),
+            });
+        }
+    }
+    Some(Ko {
+        finder,
+        threats: None,
+    })
+}
+
+/// The ko the solver reports for `mover`'s ko moves: of them all, the one
+/// that asks the fewest threats of the mover (the most of the opponent).
+fn exact_kos(problem: &Problem, mover: Color, moves: &[Move]) -> Option<Ko> {
+    let asks = |ko: &Ko| {
+        let threats = i16::from(ko.threats.unwrap_or(MAX_KO_THREATS + 1));
+        if ko.finder == mover {
+            threats
+        } else {
+            -threats
+        }
+    };
+    let kos: Option<Vec<Ko>> = moves.iter().map(|&m| exact_ko(problem, mover, m)).collect();
+    kos?.into_iter().min_by_key(asks)
 }
 
 fn names(moves: &[Move], size: BoardSize) -> BTreeSet<String> {
@@ -371,6 +485,40 @@ fn the_judge_says_right_and_wrong_as_the_exact_games_do() {
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(tries >= 1_000, "only {tries} first moves judged");
+}
+
+/// The kos of the proverbs' claims ask of each side what the exact game,
+/// counting threats, says they ask: which side must find them and how
+/// many more than the other. A count the solver could not finish within
+/// its budget says nothing, which is allowed; a wrong one is not.
+#[test]
+fn the_proverbs_kos_ask_the_threats_the_exact_game_counts() {
+    let (mut compared, mut uncounted, mut failures) = (0, 0, Vec::new());
+    for proverb in proverbs() {
+        for diagram in &proverb.diagrams {
+            let problem = diagram.problem();
+            for claim in diagram.claims.iter().filter(|c| c.verdict == Verdict::Ko) {
+                let answer = solve_for(&problem, claim.mover, CLAIM_BUDGET);
+                let Some(exact) = exact_kos(&problem, claim.mover, &answer.ko_moves) else {
+                    continue;
+                };
+                let Some(ko) = answer.ko else {
+                    uncounted += 1;
+                    continue;
+                };
+                compared += 1;
+                if ko != exact {
+                    failures.push(format!(
+                        "{} {} ({:?} first): solver {ko:?}, exact {exact:?}",
+                        proverb.slug, diagram.caption_en, claim.mover
+                    ));
+                }
+            }
+        }
+    }
+    println!("{compared} kos counted as the exact game counts them, {uncounted} left uncounted");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(compared >= 2, "only {compared} kos compared");
 }
 
 /// The J group as it stands in real games labelled 大猪嘴 (the position

@@ -7,8 +7,10 @@
 //!
 //! Two reachability games are searched ([`Game`]). In the capture game the
 //! attacker wins by capturing the target in finitely many moves, the
-//! attacker never passes, and play that goes round for ever leaves the
-//! target on the board, so it counts for the defender. In the life game
+//! attacker passes only to lift a ko ban on himself where the threats are
+//! counted (any other pass the defender answers with one and keeps the
+//! target), and play that goes round for ever leaves the target on the
+//! board, so it counts for the defender. In the life game
 //! the defender wins by reaching unconditional life (Benson) or escaping in
 //! finitely many moves, both sides may pass, and play that goes round for
 //! ever (two passes in a row among it) counts for the attacker: a target
@@ -106,8 +108,9 @@ pub(crate) enum Outcome {
 /// which side an endless repetition favours.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Game {
-    /// The attacker wins by capturing the target; the attacker never
-    /// passes; a repetition keeps the target, for the defender.
+    /// The attacker wins by capturing the target; the attacker passes only
+    /// under a ko ban with the threats counted; a repetition keeps the
+    /// target, for the defender.
     Capture,
     /// The defender wins by making the target unconditionally alive (or
     /// escaping); both sides may pass; a repetition is the attacker's.
@@ -260,8 +263,9 @@ impl Search {
 
     /// The moves of `to_move` when the holder has `threats` left, the
     /// positions after them and the threats left then. In the capture game
-    /// the attacker never passes: the defender would pass back and keep the
-    /// target.
+    /// the attacker passes only under a ko ban with the threats counted, to
+    /// lift it (a tenuki, the ko his to retake later); any other pass the
+    /// defender would answer with a pass and keep the target.
     pub(crate) fn moves(
         &self,
         board: &Board,
@@ -309,7 +313,11 @@ impl Search {
             };
             out.push((Some(i), left));
         }
-        if to_move == self.defender || self.game == Game::Life {
+        // Waiting out a ko ban matters only where threats are counted: with
+        // unlimited ones the holder retakes at once, or never needs to.
+        let waits =
+            matches!(threats, Threats::Left(_)) && board.ko().is_some_and(|(_, c)| c == to_move);
+        if to_move == self.defender || self.game == Game::Life || waits {
             out.push((None, threats));
         }
         out

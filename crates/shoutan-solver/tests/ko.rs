@@ -2,7 +2,8 @@
 //! with the threats counted, each retake of a banned ko spending one, to
 //! find which side must find threats and how many more than the other side
 //! it needs — one in a direct ko, more where the other side can first play
-//! an approach move or a local threat of its own.
+//! an approach move or a local threat of its own, and more than can be
+//! counted where the other side can wait out every ban.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -111,7 +112,7 @@ fn bent_four_in_the_corner_is_a_direct_ko_white_must_find_threats_for() {
 
 /// White's group (A6…D6, C7) has the eye space A7-B7, one eye however
 /// it is played, and a second eye at D7 only while E7 stands, and E7 has
-/// no liberty but D7: the second eye is a ko.
+/// no liberty but D7: the second eye is a ko white can never resolve.
 ///
 /// ```text
 ///   A B C D E F
@@ -120,17 +121,17 @@ fn bent_four_in_the_corner_is_a_direct_ko_white_must_find_threats_for() {
 /// 5 X X X X X X
 /// ```
 ///
-/// - White first: B7 makes the eye A7 (A7 the eye B7; or white tenukis),
-///   and black's capture at D7 puts the group in atari. Black took the ko
-///   first: white must find the first threat, one more than black has — a
-///   direct ko in which the mover must find the threats.
-/// - Black first: the capture at D7, or a throw-in at A7 or B7 first.
-///   After white retakes the ko with a threat, black still has a throw-in
-///   in the eye space, which white must answer by capturing, and then
-///   takes the ko again: a threat of black's own on the spot, so white
-///   needs two threats more than black, as in an approach ko of one move.
+/// Black takes E7 at D7. White retakes with a threat; black, with none,
+/// waits the ban out elsewhere (a tenuki) and takes at D7 again, for white
+/// cannot end the ko: connecting at D7 fills his own second eye. So each
+/// retake costs white a threat and black nothing: white needs more threats
+/// than can be counted, whoever moves first. (Before the attacker could
+/// wait out a ban, the search had black spend a throw-in in the eye space
+/// instead and said white needed two threats, or one moving first; an
+/// exact count, every position listed backwards with the threats left,
+/// says more than four.)
 #[test]
-fn the_same_ko_asks_one_threat_or_two_of_white_as_who_moves_first() {
+fn a_ko_for_an_eye_that_can_never_be_resolved_asks_more_threats_than_counted() {
     let s = solved(
         "
         . . O . O X .
@@ -144,14 +145,18 @@ fn the_same_ko_asks_one_threat_or_two_of_white_as_who_moves_first() {
         "A7:E6",
     );
     let size = BoardSize::new(7).unwrap();
+    let more_than_counted = Some(Ko {
+        finder: Color::White,
+        threats: None,
+    });
     assert_eq!(s.first.mover, Color::Black);
     is_ko(&s.first, &["A7", "B7", "D7"], size);
-    assert_eq!(s.first.ko, ko(Color::White, 2));
-    assert_eq!(s.first.ko.unwrap().approach_moves(), Some(1));
+    assert_eq!(s.first.ko, more_than_counted);
+    assert_eq!(s.first.ko.unwrap().approach_moves(), None);
     let white = &s.second;
     assert_eq!(white.verdict, Verdict::Ko, "{white:?}");
     assert_eq!(names(&white.ko_moves, size), ["A7", "B7", "pass"]);
-    assert_eq!(white.ko, ko(Color::White, 1));
+    assert_eq!(white.ko, more_than_counted);
 }
 
 /// Threats that change nothing are not counted: a group that lives or
