@@ -10,9 +10,10 @@
 //! the attacker wins by capturing the target's chain; the defender wins
 //! by keeping it for ever (alive, seki, or a cycle: a repeated position
 //! keeps the group). The side holding the ko threats may retake a ko at
-//! once; the other side obeys the ko ban. The oracle cannot tell seki from
-//! life (both keep the group), so for the defender it checks that the
-//! claimed moves keep it.
+//! once — as often as he likes, or once per threat where they are
+//! counted; the other side obeys the ko ban, and either side may wait one
+//! out by passing. The oracle cannot tell seki from life (both keep the
+//! group), so for the defender it checks that the claimed moves keep it.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 

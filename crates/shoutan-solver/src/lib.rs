@@ -12,10 +12,10 @@
 //! - Moves are played only on the empty points of the problem's region. A
 //!   target chain with a liberty outside the region has escaped: it lives.
 //! - Whether the target can be captured is a game in which the defender
-//!   may pass and the attacker passes only under a ko ban: his pass, a
-//!   tenuki, lifts it, so a ko the defender cannot resolve in one move
-//!   (two kos, say) the attacker starts again, and any other pass the
-//!   defender would answer with one and live.
+//!   may pass and the attacker passes only to wait out a ko ban where the
+//!   threats are counted (with unlimited ones waiting gains nothing): his
+//!   tenuki lifts the ban, so a ko the defender cannot close he takes
+//!   again, and any other pass the defender would answer with one and live.
 //! - Ko: the simple-ko ban of the position is part of the search state. Each
 //!   first move is searched with the opponent able to ignore the ban (having
 //!   unlimited ko threats) and with the mover able to: a win in the first is
