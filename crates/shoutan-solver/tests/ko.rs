@@ -159,6 +159,42 @@ fn a_ko_for_an_eye_that_can_never_be_resolved_asks_more_threats_than_counted() {
     assert_eq!(white.ko, more_than_counted);
 }
 
+/// A ko that asks two threats of white, as an approach ko of one move
+/// (缓一气劫) does: found by a search over small corners, and counted so by
+/// listing every position backwards with the threats left. White's five
+/// stones and E6 stand against black's wall.
+///
+/// ```text
+///   A B C D E F
+/// 7 . . . . . X
+/// 6 . O O . O X
+/// 5 . O O O . X
+/// 4 X X X X X X
+/// ```
+///
+/// Black moving first reaches a ko by D7, E5 or E7, and white, to win it,
+/// needs two threats more than black (the count cannot tell an approach
+/// move from a local threat of black's: either asks one more).
+#[test]
+fn a_ko_asking_two_threats_counts_as_an_approach_ko_of_one_move() {
+    let s = solved(
+        "
+        . . . . . X .
+        . O O . O X .
+        . O O O . X .
+        X X X X X X .
+        . . . . . . .
+        . . . . . . .
+        . . . . . . .",
+        "B6",
+        "A7:E5",
+    );
+    let size = BoardSize::new(7).unwrap();
+    is_ko(&s.first, &["D7", "E5", "E7"], size);
+    assert_eq!(s.first.ko, ko(Color::White, 2));
+    assert_eq!(s.first.ko.unwrap().approach_moves(), Some(1));
+}
+
 /// Threats that change nothing are not counted: a group that lives or
 /// dies outright has no ko.
 ///
