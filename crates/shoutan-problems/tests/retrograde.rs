@@ -314,19 +314,18 @@ fn exact_ko(problem: &Problem, mover: Color, first: Move) -> Option<Ko> {
     }
     let opponent = mover.opponent();
     let attacking = mover == problem.attacker();
-    // Whether the mover wins holding `balance` threats more than the
-    // opponent (fewer when negative).
-    let wins = |balance: i16| -> Option<bool> {
-        let holder = if balance >= 0 { mover } else { opponent };
-        let n = u8::try_from(balance.unsigned_abs()).expect("a few threats");
+    // Whether the mover wins when `holder` has `n` threats and the other
+    // side none.
+    let wins = |holder: Color, n: u8| -> Option<bool> {
         let threats = Threats::Counted(holder, n);
         let game =
             Retrograde::solve_from(problem, after.clone(), opponent, threats, MAX_POSITIONS)?;
         Some(game.captures[0] == attacking)
     };
-    let (finder, sign) = if wins(0)? { (opponent, -1) } else { (mover, 1) };
+    let finder = if wins(mover, 0)? { opponent } else { mover };
     for t in 1..=MAX_KO_THREATS {
-        if wins(sign * i16::from(t))? == (finder == mover) {
+        // The count is the fewest threats with which the finder wins.
+        if wins(finder, t)? == (finder == mover) {
             return Some(Ko {
                 finder,
                 threats: Some(t),
