@@ -60,7 +60,8 @@ const CELLS: usize = 1024;
 /// a decided move already wins.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budget {
-    /// Positions searched, over every first move and both ko assumptions.
+    /// Positions searched, over every first move and both ko assumptions;
+    /// never exceeded.
     pub nodes: u64,
     /// Wall-clock time.
     pub time: Duration,
@@ -377,8 +378,12 @@ impl Search {
         th_phi: u64,
         th_delta: u64,
     ) -> (Numbers, bool) {
-        self.tick();
         let known = self.table.get(node_key);
+        // A spent budget is never overdrawn: the node is not counted.
+        if self.out_of_budget {
+            return (known.unwrap_or(Numbers { phi: 1, delta: 1 }), false);
+        }
+        self.tick();
         if let Some(n) = known
             && (n.phi >= th_phi || n.delta >= th_delta || self.out_of_budget)
         {

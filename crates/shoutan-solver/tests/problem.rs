@@ -176,3 +176,48 @@ fn a_banned_ko_retake_wins_only_as_a_ko() {
     assert!(!answer.winning_moves.contains(&retake), "{answer:?}");
     assert!(answer.ko_moves.contains(&retake), "{answer:?}");
 }
+
+/// White's wide corner, A1–D4 empty inside its wall (as the analysis
+/// board's test of a question too hard for its budget):
+///
+/// ```text
+///   A B C D E F G
+/// 7 . . . . . . .
+/// 6 X X X X X X .
+/// 5 O O O O O X .
+/// 4 . . . . O X .
+/// 3 . . . . O X .
+/// 2 . . . . O X .
+/// 1 . . . . O X .
+/// ```
+///
+/// Undecided at any of these budgets, and never a position past one: a
+/// search out of budget counts no more.
+#[test]
+fn a_budget_is_never_overdrawn() {
+    let board: Board = "
+        . . . . . . .
+        X X X X X X .
+        O O O O O X .
+        . . . . O X .
+        . . . . O X .
+        . . . . O X .
+        . . . . O X ."
+        .parse()
+        .unwrap();
+    let target = at(&board, "E5");
+    let problem = Problem::builder(board, Color::Black, target, Goal::Kill)
+        .build()
+        .unwrap();
+    for nodes in [1, 10, 1_000, 25_000] {
+        let budget = Budget {
+            nodes,
+            time: Duration::from_secs(600),
+        };
+        let s = solve(&problem, budget);
+        for answer in [&s.first, &s.second] {
+            assert_eq!(answer.verdict, Verdict::Unknown, "{nodes}: {answer:?}");
+            assert!(answer.nodes <= nodes, "{} > {nodes}", answer.nodes);
+        }
+    }
+}

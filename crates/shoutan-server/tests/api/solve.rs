@@ -73,7 +73,12 @@ async fn a_question_too_hard_for_the_budget_is_unknown(backend: Backend) {
     let most = 2 * (BUDGET.time.as_millis() as u64 + 1_000);
     let ms = answer["ms"].as_u64().unwrap();
     assert!(ms <= most, "{ms} ms, the budget allows {most}: {answer}");
-    assert!(answer["nodes"].as_u64().unwrap() <= 2 * BUDGET.nodes);
+    let nodes = answer["nodes"].as_u64().unwrap();
+    assert!(
+        nodes <= 2 * BUDGET.nodes,
+        "{nodes} positions, the budget allows {}: {answer}",
+        2 * BUDGET.nodes
+    );
 }
 
 /// Bent four in the corner (盘角曲四):
