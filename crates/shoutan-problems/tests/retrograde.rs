@@ -21,7 +21,7 @@ use std::collections::{BTreeSet, HashMap};
 
 use shoutan_problems::{CLAIM_BUDGET, Judgement, judge, library, proverbs};
 use shoutan_rules::{Board, BoardSize, Color, Move, Point, PointIndex, PointSet};
-use shoutan_solver::{Goal, Ko, MAX_KO_THREATS, Problem, Verdict, solve_for};
+use shoutan_solver::{Goal, Ko, Problem, Verdict, solve_for};
 
 /// Above this many positions a problem is left to the search (the races:
 /// their outside liberties multiply the positions).
@@ -314,43 +314,21 @@ fn exact_ko(problem: &Problem, mover: Color, first: Move) -> Option<Ko> {
     }
     let opponent = mover.opponent();
     let attacking = mover == problem.attacker();
-    // Whether the mover wins when `holder` has `n` threats and the other
-    // side none.
-    let wins = |holder: Color, n: u8| -> Option<bool> {
+    // The definition of the count is the solver's; what wins is listed
+    // here, independently of its search.
+    Ko::counted(mover, |holder, n| {
         let threats = Threats::Counted(holder, n);
         let game =
             Retrograde::solve_from(problem, after.clone(), opponent, threats, MAX_POSITIONS)?;
         Some(game.captures[0] == attacking)
-    };
-    let finder = if wins(mover, 0)? { opponent } else { mover };
-    for t in 1..=MAX_KO_THREATS {
-        // The count is the fewest threats with which the finder wins.
-        if wins(finder, t)? == (finder == mover) {
-            return Some(Ko {
-                finder,
-                threats: Some(t),
-            });
-        }
-    }
-    Some(Ko {
-        finder,
-        threats: None,
     })
 }
 
 /// The ko the solver reports for `mover`'s ko moves: of them all, the one
 /// that asks the fewest threats of the mover (the most of the opponent).
 fn exact_kos(problem: &Problem, mover: Color, moves: &[Move]) -> Option<Ko> {
-    let asks = |ko: &Ko| {
-        let threats = i16::from(ko.threats.unwrap_or(MAX_KO_THREATS + 1));
-        if ko.finder == mover {
-            threats
-        } else {
-            -threats
-        }
-    };
     let kos: Option<Vec<Ko>> = moves.iter().map(|&m| exact_ko(problem, mover, m)).collect();
-    kos?.into_iter().min_by_key(asks)
+    kos?.into_iter().min_by_key(|ko| ko.asked_of(mover))
 }
 
 fn names(moves: &[Move], size: BoardSize) -> BTreeSet<String> {

@@ -50,6 +50,56 @@ impl Ko {
     pub fn approach_moves(&self) -> Option<u8> {
         self.threats.map(|t| t - 1)
     }
+
+    /// The ko `mover` reaches, counted from `wins(holder, n)`: whether the
+    /// mover wins it when `holder` has `n` threats and the other side none.
+    /// The side that loses it with no threats on either side must find
+    /// them, and the count is the fewest with which it wins. `None` when a
+    /// `wins` it asks is not known.
+    ///
+    /// ```
+    /// use shoutan_rules::Color;
+    /// use shoutan_solver::Ko;
+    /// // White wins the ko black reaches once white has two threats.
+    /// let ko = Ko::counted(Color::Black, |holder, n| {
+    ///     Some(!(holder == Color::White && n >= 2))
+    /// });
+    /// assert_eq!(ko, Some(Ko { finder: Color::White, threats: Some(2) }));
+    /// ```
+    pub fn counted(mover: Color, mut wins: impl FnMut(Color, u8) -> Option<bool>) -> Option<Ko> {
+        let finder = if wins(mover, 0)? {
+            mover.opponent()
+        } else {
+            mover
+        };
+        // The finder's opponent keeps winning while the finder has too few.
+        for t in 1..=MAX_KO_THREATS {
+            if wins(finder, t)? == (finder == mover) {
+                return Some(Ko {
+                    finder,
+                    threats: Some(t),
+                });
+            }
+        }
+        Some(Ko {
+            finder,
+            threats: None,
+        })
+    }
+
+    /// What this ko asks of `mover`, who reaches it: the threats he must
+    /// find, or minus those his opponent must (more than
+    /// [`MAX_KO_THREATS`] counted as one more). Of his kos, the one asking
+    /// least is his best.
+    #[must_use]
+    pub fn asked_of(&self, mover: Color) -> i16 {
+        let threats = i16::from(self.threats.unwrap_or(MAX_KO_THREATS + 1));
+        if self.finder == mover {
+            threats
+        } else {
+            -threats
+        }
+    }
 }
 
 /// The result for one side moving first.

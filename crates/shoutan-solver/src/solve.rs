@@ -17,7 +17,7 @@ use std::time::Instant;
 use shoutan_rules::{Board, Color, Move};
 
 use crate::Problem;
-use crate::result::{Answer, Ko, MAX_KO_THREATS, Solution, Verdict};
+use crate::result::{Answer, Ko, Solution, Verdict};
 use crate::search::{Budget, Game, Outcome, Search, Threats};
 
 /// The first round's node limit per move and search; each round has four
@@ -301,16 +301,8 @@ fn answer(problem: &Problem, mover: Color, searches: &mut Searches, max_nodes: u
                 None => break,
             }
         }
-        let asks = |ko: &Ko| {
-            let threats = ko.threats.unwrap_or(MAX_KO_THREATS + 1);
-            if ko.finder == mover {
-                i16::from(threats)
-            } else {
-                -i16::from(threats)
-            }
-        };
         (kos.len() == tries.len())
-            .then(|| kos.into_iter().min_by_key(asks))
+            .then(|| kos.into_iter().min_by_key(|ko| ko.asked_of(mover)))
             .flatten()
     } else {
         None
@@ -341,11 +333,7 @@ fn count_threats(
 ) -> Option<Ko> {
     let opponent = mover.opponent();
     let start = searches.nodes();
-    // Whether the mover wins when it holds `balance` more threats than the
-    // opponent (fewer when negative).
-    let mut wins = |balance: i16| -> Option<bool> {
-        let holder = if balance >= 0 { mover } else { opponent };
-        let before = u8::try_from(balance.unsigned_abs()).ok()?;
+    Ko::counted(mover, |holder, before| {
         let mut left_threats = before;
         if c.retakes {
             // The first move itself was a threat's retake.
@@ -366,19 +354,5 @@ fn count_threats(
             Outcome::Wins => Some(false),
             Outcome::Unknown => None,
         }
-    };
-    let (finder, sign) = if wins(0)? { (opponent, -1) } else { (mover, 1) };
-    for t in 1..=MAX_KO_THREATS {
-        // The finder's opponent keeps winning while the finder has too few.
-        if wins(sign * i16::from(t))? == (finder == mover) {
-            return Some(Ko {
-                finder,
-                threats: Some(t),
-            });
-        }
-    }
-    Some(Ko {
-        finder,
-        threats: None,
     })
 }
